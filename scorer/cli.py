@@ -1,0 +1,92 @@
+"""``btc-scorer``: score typed-in cities or photos from a terminal, or serve the web app.
+
+Every user mistake becomes one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import ScorerError
+
+TEXT_SUFFIXES = (".txt", ".city")
+
+
+def _add_table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", default="",
+                        help='names in clockwise seating order, e.g. "Ann,Ben,Cy"')
+    parser.add_argument("--difficulty", type=int, default=4,
+                        help="solo game: level 1-7 gives Automaville -6..+6 (default 4)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a scoreboard")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="btc-scorer", description="Score Between Two Cities from photos or typed-in cities."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    grid = commands.add_parser("score-grid", help="score cities typed in plain-text notation")
+    grid.add_argument("cities", nargs="+", metavar="CITY.txt")
+    _add_table_options(grid)
+    photo = commands.add_parser("score", help="read city photos (or .txt cities) and score them")
+    photo.add_argument("photos", nargs="+", metavar="PHOTO")
+    photo.add_argument("--model", default=None, help="path to tiles.onnx (default: bundled)")
+    _add_table_options(photo)
+    serve = commands.add_parser("serve", help="run the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", default=None, help="data folder (default: ./data)")
+    serve.add_argument("--threads", type=int, default=4)
+    return parser
+
+
+def _players(text: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def _score_grids(args) -> dict:
+    from .notation import read_city_file
+    from .table import Table, score_table
+
+    cities = tuple(read_city_file(path) for path in args.cities)
+    result = score_table(Table(cities, _players(args.players), args.difficulty))
+    for city, path in zip(result["cities"], args.cities, strict=True):
+        city["source"] = path
+    return result
+
+
+def _score_photos(args) -> dict:
+    from .reading import read_table
+
+    return read_table(args.photos, _players(args.players), args.difficulty, args.model)
+
+
+def _serve(args) -> int:
+    from web import serve
+
+    serve(host=args.host, port=args.port, data_dir=args.data, threads=args.threads)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            return _serve(args)
+        result = _score_grids(args) if args.command == "score-grid" else _score_photos(args)
+    except ScorerError as error:
+        print(f"btc-scorer: error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        from .report import format_scoreboard
+
+        print(format_scoreboard(result), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

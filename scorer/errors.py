@@ -1,0 +1,25 @@
+"""The few ways the scorer refuses input; each carries a message meant for a player."""
+
+
+class ScorerError(Exception):
+    """Base of every error the CLI and the web app turn into a plain message."""
+
+
+class NotationError(ScorerError):
+    """A typed-in city that cannot be read (names the line and column)."""
+
+
+class TableError(ScorerError):
+    """Cities and players that do not make a table of this game."""
+
+
+class ImageError(ScorerError):
+    """A file that is not a readable image, or one too large to read."""
+
+
+class GridNotFound(ScorerError):
+    """No city could be found in a photo, or its reading is not plausible."""
+
+
+class ModelError(ScorerError):
+    """The tile model is missing or does not match its metadata."""

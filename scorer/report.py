@@ -1,0 +1,69 @@
+"""The readable scoreboard the CLI prints (the JSON output is the scored table itself)."""
+
+from __future__ import annotations
+
+from .city import City
+from .notation import format_city
+from .rules import CATEGORIES
+
+RANK_WORDS = {0: "no factories", 1: "most factories", 2: "second most", 3: "other"}
+
+
+def _cells(cells: list[list[int]]) -> str:
+    return " ".join(f"r{r + 1}c{c + 1}" for r, c in cells)
+
+
+def explain(category: str, why: dict) -> str:
+    """One short line saying where a category's points came from."""
+    if category == "shops":
+        parts = [f"{s['points']} ({_cells(s['cells'])})" for s in why["sets"]]
+    elif category == "factories":
+        if not why["count"]:
+            return "none"
+        return f"{why['count']} x {why['per_tile']} ({RANK_WORDS[why['rank']]})"
+    elif category == "taverns":
+        parts = [f"{s['points']} ({'+'.join(k[7:] for k in s['kinds'])})" for s in why["sets"]]
+    elif category == "offices":
+        parts = [f"{s['points']} (set of {s['size']})" for s in why["sets"]]
+        if why["next_to_tavern"]:
+            parts.append(f"{len(why['next_to_tavern'])} next to a tavern")
+    elif category == "parks":
+        parts = [f"{g['points']} (group of {len(g['cells'])})" for g in why["groups"]]
+    else:
+        if not why["cells"]:
+            return "none"
+        parts = [f"{why['per_house']} each ({len(why['other_types'])} other types)"]
+        if why["next_to_factory"]:
+            parts.append(f"1 each next to a factory: {_cells(why['next_to_factory'])}")
+    return " + ".join(parts) if parts else "none"
+
+
+def format_city_block(index: int, city: dict, label: str = "") -> list[str]:
+    """A city's grid and its six categories."""
+    title = f"City {index + 1}" + (f" ({label})" if label else "")
+    lines = [title, *("  " + r for r in format_city(City.from_rows(city["grid"])).splitlines())]
+    for category in CATEGORIES:
+        points = city["scores"][category]
+        lines.append(f"  {category:<10}{points:>4}  {explain(category, city['explanation'][category])}")
+    if city.get("modifier"):
+        lines.append(f"  {'difficulty':<10}{city['modifier']:>+4}")
+    lines.append(f"  {'total':<10}{city['scores']['total'] + city.get('modifier', 0):>4}")
+    return lines
+
+
+def format_scoreboard(result: dict) -> str:
+    """The whole table: every city, then players, tiebreaks and the winner."""
+    lines = []
+    for i, city in enumerate(result["cities"]):
+        label = city.get("photo", "")
+        if city.get("builders"):
+            label = " & ".join(city["builders"])
+        lines += [*format_city_block(i, city, label), ""]
+    if "players" in result:
+        lines.append(f"Players ({result['variant']}):")
+        for p in result["players"]:
+            where = f"city {p['final_city']}" if p["final_city"] else "sum of both cities"
+            lines.append(f"  {p['rank']}. {p['name']:<14}{p['final']:>4}  ({where})")
+        lines += [f"  tie: {reason}" for reason in result["tiebreaks"]]
+        lines.append("Winner: " + " and ".join(result["winner"]))
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,151 @@
+"""A whole table: cities in seating order, who built which, final scores, ties, the winner.
+
+Seating (clockwise), for N players named P1..PN:
+- 3-7 players: N cities; city k lies between player k and player k+1 (the last city between
+  the last player and the first). A player's final score is their lower city.
+- 2 players: four cities; P1 built cities 1 and 2, P2 cities 3 and 4; final = their sum.
+- 1 player (solo, French rulebook): three cities, as a 3-player table of You, Automartin and
+  Automanon: city 1 = You & Automartin, city 2 = Automaville, city 3 = Automanon & You.
+  The difficulty level 1-7 adds -6..+6 points to Automaville.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .city import TYPES, City
+from .errors import TableError
+from .rules import factory_ranks, score_city
+
+DIFFICULTY_MODIFIER = {1: -6, 2: -4, 3: -2, 4: 0, 5: 2, 6: 4, 7: 6}
+AUTOMAS = ("Automartin", "Automanon")
+AUTOMAVILLE = 1  # index of Automaville among the solo game's three cities
+
+
+@dataclass(frozen=True)
+class Table:
+    """Cities in clockwise seating order, the players' names, and the solo difficulty."""
+
+    cities: tuple[City, ...]
+    players: tuple[str, ...] = ()
+    difficulty: int = 4
+
+    def __post_init__(self) -> None:
+        n, p = len(self.cities), len(self.players)
+        if n == 0:
+            raise TableError("a table needs at least one city")
+        if p > 7:
+            raise TableError("the game seats at most 7 players")
+        expected = {1: 3, 2: 4}.get(p, p)
+        if p and n != expected:
+            raise TableError(f"{p} player(s) build {expected} cities, but {n} were given")
+        if len(set(self.players)) != p:
+            raise TableError("player names must be different")
+        if self.difficulty not in DIFFICULTY_MODIFIER:
+            raise TableError("the solo difficulty level is 1 to 7")
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Everyone who scores: the players, plus the two Automas in the solo game."""
+        return (*self.players, *AUTOMAS) if len(self.players) == 1 else self.players
+
+    def builders(self, index: int) -> list[str]:
+        """The two seats that built city ``index``."""
+        seats = self.seats
+        if len(self.players) == 2:
+            return [seats[index // 2]]
+        return [seats[index], seats[(index + 1) % len(seats)]]
+
+    def modifier(self, index: int) -> int:
+        """Points added to a city's total: only Automaville in the solo game."""
+        solo = len(self.players) == 1 and index == AUTOMAVILLE
+        return DIFFICULTY_MODIFIER[self.difficulty] if solo else 0
+
+
+def score_cities(cities: list[City]) -> list[dict]:
+    """Score every city; factory ranks are taken across all of them."""
+    ranks = factory_ranks([len(c.cells_of("factory")) for c in cities])
+    scored = []
+    for city, rank in zip(cities, ranks, strict=True):
+        scores, explanation = score_city(city, rank)
+        scored.append(
+            {"grid": city.rows(), "scores": scores, "explanation": explanation,
+             "factory_rank": rank}
+        )
+    return scored
+
+
+def _player_entries(table: Table, cities: list[dict]) -> list[dict]:
+    two_player = len(table.players) == 2
+    entries = []
+    for seat in table.seats:
+        owned = [i for i in range(len(cities)) if seat in table.builders(i)]
+        totals = [cities[i]["scores"]["total"] + table.modifier(i) for i in owned]
+        counts = {t: sum(table.cities[i].type_counts()[t] for i in owned) for t in TYPES}
+        final = sum(totals) if two_player else min(totals)
+        lower = owned[totals.index(min(totals))]
+        entry = {"name": seat, "cities": [i + 1 for i in owned], "city_totals": totals,
+                 "final": final, "final_city": None if two_player else lower + 1,
+                 "building_counts": counts}
+        if not two_player:
+            entry["higher"] = max(totals)
+        entries.append(entry)
+    return entries
+
+
+def _tiebreak_key(entry: dict, two_player: bool) -> tuple:
+    first = () if two_player else (entry["higher"],)
+    return (entry["final"], *first, *entry["building_counts"].values())
+
+
+def _criteria(two_player: bool) -> list[str]:
+    first = [] if two_player else ["higher city score"]
+    return ["final score", *first, *(f"{t}s" for t in TYPES)]
+
+
+def rank_players(entries: list[dict], two_player: bool) -> list[str]:
+    """Order players best first, set each ``rank``; return how each tie on final was broken."""
+    entries.sort(key=lambda e: _tiebreak_key(e, two_player), reverse=True)
+    criteria = _criteria(two_player)
+    reasons = []
+    for i, entry in enumerate(entries):
+        above = entries[i - 1] if i else None
+        key = _tiebreak_key(entry, two_player)
+        if above is None or _tiebreak_key(above, two_player) != key:
+            entry["rank"] = i + 1
+        else:
+            entry["rank"] = above["rank"]
+        if above is None or above["final"] != entry["final"]:
+            continue
+        above_key = _tiebreak_key(above, two_player)
+        diff = next((k for k in range(len(key)) if key[k] != above_key[k]), None)
+        if diff is None:
+            reasons.append(f"{above['name']} and {entry['name']} stay tied on every tiebreaker")
+        else:
+            reasons.append(
+                f"{above['name']} ahead of {entry['name']}: both {entry['final']} points, "
+                f"{criteria[diff]} {above_key[diff]} vs {key[diff]}"
+            )
+    return reasons
+
+
+def score_table(table: Table) -> dict:
+    """Scores of every city, and when players are named: final scores, ranking and winner."""
+    cities = score_cities(list(table.cities))
+    for i, city in enumerate(cities):
+        if table.players:
+            city["builders"] = table.builders(i)
+        if table.modifier(i):
+            city["modifier"] = table.modifier(i)
+    result: dict = {"cities": cities}
+    if not table.players:
+        return result
+    two_player = len(table.players) == 2
+    players = _player_entries(table, cities)
+    result["tiebreaks"] = rank_players(players, two_player)
+    result["players"] = players
+    result["winner"] = [p["name"] for p in players if p["rank"] == 1]
+    result["variant"] = {1: "solo", 2: "two-player"}.get(len(table.players), "standard")
+    if result["variant"] == "solo":
+        result["difficulty"] = table.difficulty
+    return result

@@ -1,0 +1,104 @@
+"""Tables: final scores, tiebreakers, the two-player and solo variants."""
+
+import pytest
+from helpers import city
+
+from scorer.errors import TableError
+from scorer.table import Table, rank_players, score_table
+
+SHOPS = city("S S S S / S S S S / S S S S / S S S S")  # 64
+PARKS = city("P P P P / P P P P / P P P P / P P P P")  # 12 + 13 = 25
+HOUSES = city("H H H H / H H H H / H H H H / H H H H")  # 0
+MIXED = city("S S S S / F H Td P / O O Tm P / H Tf Tb F")
+
+
+def test_three_players_final_is_lower_city():
+    result = score_table(Table((SHOPS, PARKS, MIXED), ("Ann", "Ben", "Cy")))
+    totals = [c["scores"]["total"] for c in result["cities"]]
+    by_name = {p["name"]: p for p in result["players"]}
+    # City 1: Ann & Ben, city 2: Ben & Cy, city 3: Cy & Ann.
+    assert result["cities"][0]["builders"] == ["Ann", "Ben"]
+    assert by_name["Ann"]["final"] == min(totals[0], totals[2])
+    assert by_name["Ben"]["final"] == min(totals[0], totals[1])
+    assert by_name["Cy"]["final"] == min(totals[1], totals[2])
+    assert by_name["Ben"]["final_city"] == 2
+
+
+def test_tiebreak_example_ben_beats_emily_on_shops():
+    # Ben and Emily tied after the first tiebreaker; Ben has five shops, Emily four.
+    def entry(name, shops):
+        counts = {"shop": shops, "factory": 2, "tavern": 3, "office": 4, "park": 5, "house": 6}
+        return {"name": name, "final": 56, "higher": 60, "building_counts": counts}
+
+    players = [entry("Emily", 4), entry("Ben", 5)]
+    reasons = rank_players(players, two_player=False)
+    assert [p["name"] for p in players] == ["Ben", "Emily"]
+    assert [p["rank"] for p in players] == [1, 2]
+    assert reasons == ["Ben ahead of Emily: both 56 points, shops 5 vs 4"]
+
+
+def test_first_tiebreaker_is_higher_city():
+    players = [
+        {"name": "A", "final": 50, "higher": 55, "building_counts": dict.fromkeys("sfto", 0)},
+        {"name": "B", "final": 50, "higher": 58, "building_counts": dict.fromkeys("sfto", 0)},
+    ]
+    reasons = rank_players(players, two_player=False)
+    assert players[0]["name"] == "B"
+    assert "higher city score 58 vs 55" in reasons[0]
+
+
+def test_full_tie_is_shared_victory():
+    result = score_table(Table((MIXED, MIXED, MIXED), ("Ann", "Ben", "Cy")))
+    assert result["winner"] == ["Ann", "Ben", "Cy"]
+    assert all(p["rank"] == 1 for p in result["players"])
+    assert "stay tied" in result["tiebreaks"][0]
+
+
+def test_two_player_variant_sums_own_cities():
+    result = score_table(Table((SHOPS, HOUSES, PARKS, PARKS), ("Ann", "Ben")))
+    by_name = {p["name"]: p for p in result["players"]}
+    assert result["variant"] == "two-player"
+    assert by_name["Ann"]["cities"] == [1, 2] and by_name["Ann"]["final"] == 64
+    assert by_name["Ben"]["final"] == 50
+    assert result["winner"] == ["Ann"]
+
+
+def test_two_player_ties_go_straight_to_building_counts():
+    one_shop = city("S H H H / H H H H / H H H H / H H H H")  # 2 + 15 = 17
+    one_park = city("P H H H / H H H H / H H H H / H H H H")  # 2 + 15 = 17
+    result = score_table(Table((one_shop, one_park, one_park, one_park), ("Ann", "Ben")))
+    assert [p["final"] for p in result["players"]] == [34, 34]
+    assert result["winner"] == ["Ann"]
+    assert result["tiebreaks"] == ["Ann ahead of Ben: both 34 points, shops 1 vs 0"]
+
+
+@pytest.mark.parametrize(
+    "level, modifier", [(1, -6), (2, -4), (3, -2), (4, 0), (5, 2), (6, 4), (7, 6)]
+)
+def test_solo_difficulty_table(level, modifier):
+    result = score_table(Table((MIXED, PARKS, SHOPS), ("Me",), difficulty=level))
+    automaville = result["cities"][1]
+    assert automaville["builders"] == ["Automartin", "Automanon"]
+    by_name = {p["name"]: p for p in result["players"]}
+    expected = min(25 + modifier, MIXED_TOTAL)
+    assert by_name["Automartin"]["final"] == expected
+    assert result["variant"] == "solo" and result["difficulty"] == level
+
+
+MIXED_TOTAL = score_table(Table((MIXED,)))["cities"][0]["scores"]["total"]
+
+
+@pytest.mark.parametrize(
+    "cities, players, difficulty, message",
+    [
+        ((MIXED, MIXED), ("A", "B", "C"), 4, r"3 player\(s\) build 3 cities"),
+        ((MIXED,) * 3, ("A",), 9, "difficulty level is 1 to 7"),
+        ((MIXED,) * 3, ("A", "A", "B"), 4, "must be different"),
+        ((MIXED,) * 8, tuple("ABCDEFGH"), 4, "at most 7"),
+        ((), (), 4, "at least one city"),
+    ],
+    ids=["too-few-cities", "bad-difficulty", "same-names", "eight-players", "empty"],
+)
+def test_bad_tables(cities, players, difficulty, message):
+    with pytest.raises(TableError, match=message):
+        Table(cities, players, difficulty)
