@@ -43,8 +43,8 @@ def format_city_block(index: int, city: dict, label: str = "") -> list[str]:
     title = f"City {index + 1}" + (f" ({label})" if label else "")
     lines = [title, *("  " + r for r in format_city(City.from_rows(city["grid"])).splitlines())]
     for category in CATEGORIES:
-        points = city["scores"][category]
-        lines.append(f"  {category:<10}{points:>4}  {explain(category, city['explanation'][category])}")
+        why = explain(category, city["explanation"][category])
+        lines.append(f"  {category:<10}{city['scores'][category]:>4}  {why}")
     if city.get("modifier"):
         lines.append(f"  {'difficulty':<10}{city['modifier']:>+4}")
     lines.append(f"  {'total':<10}{city['scores']['total'] + city.get('modifier', 0):>4}")

@@ -11,7 +11,7 @@ gives the most points, which is what players do at the table.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .city import SIZE, TAVERN_KINDS, Cell, City, building_type, neighbours
 
@@ -47,7 +47,7 @@ def _segments_from(first: int, mask: int) -> list[tuple[int, ...]]:
     return segments
 
 
-@lru_cache(maxsize=None)
+@cache
 def _best_shop_sets(mask: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
     """The best partition of the shop cells in ``mask`` (bit ``4*row+col``)."""
     if mask == 0:

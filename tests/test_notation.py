@@ -42,7 +42,7 @@ def test_format_round_trips():
         ("# only a comment\n", "0 rows found"),
         ("S S S S\n" * 3, "3 rows found"),
     ],
-    ids=["short-row", "unknown-token", "bare-tavern", "fifth-row", "empty", "comment-only", "3-rows"],
+    ids=["short-row", "unknown-token", "bare-tavern", "fifth-row", "empty", "comments", "3-rows"],
 )
 def test_errors_name_line_and_column(text, message):
     with pytest.raises(NotationError, match=message.replace("(", r"\(")):
