@@ -1,0 +1,12 @@
+"""Run every benchmark in turn (``make bench``)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+for script, extra in (("speed.py", []), ("accuracy.py", ["--art", "real"]),
+                      ("accuracy.py", ["--art", "drawn", "--per-tier", "60"]),
+                      ("web_load.py", [])):
+    print(f"\n== {script} {' '.join(extra)}", flush=True)
+    subprocess.run([sys.executable, str(HERE / script), *extra], check=False)

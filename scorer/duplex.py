@@ -1,0 +1,43 @@
+"""The game's 24 duplex tiles: two buildings printed on one rectangle.
+
+Every tile faces the same way, so a horizontal duplex always spans two cells of a row
+(``first`` on the left) and a vertical one two cells of a column (``first`` on top).
+"""
+
+from __future__ import annotations
+
+from .city import SIZE, Cell
+
+DUPLEX_TILES: tuple[tuple[str, str, str], ...] = (
+    ("vertical", "factory", "tavern-food"),
+    ("vertical", "factory", "office"),
+    ("vertical", "house", "office"),
+    ("vertical", "house", "shop"),
+    ("vertical", "office", "park"),
+    ("vertical", "office", "shop"),
+    ("vertical", "tavern-drink", "house"),
+    ("vertical", "park", "factory"),
+    ("vertical", "park", "house"),
+    ("vertical", "tavern-music", "park"),
+    ("vertical", "shop", "factory"),
+    ("vertical", "shop", "tavern-bed"),
+    ("horizontal", "tavern-food", "factory"),
+    ("horizontal", "factory", "office"),
+    ("horizontal", "factory", "shop"),
+    ("horizontal", "house", "park"),
+    ("horizontal", "house", "tavern-bed"),
+    ("horizontal", "office", "house"),
+    ("horizontal", "office", "shop"),
+    ("horizontal", "tavern-drink", "park"),
+    ("horizontal", "park", "factory"),
+    ("horizontal", "park", "office"),
+    ("horizontal", "shop", "tavern-music"),
+    ("horizontal", "shop", "house"),
+)
+
+
+def domino_cells(layout: str) -> list[tuple[Cell, Cell]]:
+    """Every pair of cells a duplex tile of this layout can cover, first cell first."""
+    if layout == "horizontal":
+        return [((r, c), (r, c + 1)) for r in range(SIZE) for c in range(SIZE - 1)]
+    return [((r, c), (r + 1, c)) for r in range(SIZE - 1) for c in range(SIZE)]

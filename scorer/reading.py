@@ -1,0 +1,173 @@
+"""Photo to city: find the grid, warp it, turn it upright, read every cell, decode a legal city.
+
+``PhotoReader`` holds the two ONNX sessions (made once) and runs the stages in order;
+``read_table`` reads a table's photos (or typed-in .txt cities) and scores them together.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .city import BUILDINGS, City
+from .errors import GridNotFound, ImageError
+from .vision import geometry
+from .vision.config import DEFAULT, VisionConfig
+from .vision.constraints import decode_city
+from .vision.image_io import read_photo
+from .vision.models import CityFinder, TileClassifier
+
+ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
+
+
+@dataclass
+class Reading:
+    """An upright city read from a photo.
+
+    corners : (4, 2) float32, the upright city's TL TR BR BL in the photo, (x, y)
+    warped : (S, S, 3) uint8 RGB, the city warped upright (with a margin)
+    """
+
+    grid: list[list[str]]
+    confidence: list[list[float]]
+    corners: np.ndarray
+    warped: np.ndarray
+    duplex: list[dict]
+    timing_ms: dict[str, float] = field(default_factory=dict)
+
+    def uncertain(self, config: VisionConfig = DEFAULT) -> list[list[int]]:
+        """Cells whose reading the player should check."""
+        return [[r, c] for r, row in enumerate(self.confidence) for c, p in enumerate(row)
+                if p < config.low_confidence]
+
+
+class PhotoReader:
+    """Reads cities from photos with models created once per process."""
+
+    def __init__(self, model_dir=None, config: VisionConfig = DEFAULT):
+        self.config = config
+        self.finder = CityFinder(model_dir)
+        self.classifier = TileClassifier(model_dir)
+
+    # --- stages ---------------------------------------------------------------------------
+
+    def find_city(self, image: np.ndarray) -> np.ndarray:
+        """The city's corners, clockwise from the top left of the photo: (4, 2) float32.
+
+        A first look at the whole photo, then a second, closer look around what it found.
+        """
+        cfg = self.config
+        box = None
+        quad = None
+        for _ in range(2):
+            view, back = geometry.finder_view(image, box, cfg.finder_px)
+            mask = self.finder.predict(view[None])[0] > cfg.finder_threshold
+            found = geometry.quad_from_mask(mask, cfg.finder_min_area if box is None else 0.15)
+            if found is None:
+                if quad is not None:
+                    break
+                raise GridNotFound(f"no city found in the photo; {ADVICE}")
+            quad = geometry.apply_matrix(found, back)
+            centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * cfg.refine_expand
+            box = np.array([centre - half, centre + half])
+        return geometry.order_clockwise(quad)
+
+    def read_cells(self, warped: np.ndarray) -> tuple[int, np.ndarray]:
+        """Which way is up (quarter turns k) and the building probabilities of the upright grid.
+
+        warped : (S, S, 3) uint8.  Returns k and probs (4, 4, L) over the classifier's labels.
+        """
+        cfg = self.config
+        _, turns = self.classifier.predict(geometry.tile_crops(warped, cfg),
+                                           geometry.corner_crops(warped, cfg))
+        k = int(np.argmax(np.log(np.clip(turns, 1e-9, 1)).sum(axis=0)))
+        upright = np.ascontiguousarray(np.rot90(warped, -k))
+        probs, _ = self.classifier.predict(geometry.tile_crops(upright, cfg),
+                                           geometry.corner_crops(upright, cfg))
+        return k, probs.reshape(4, 4, -1)
+
+    # --- the whole reading ----------------------------------------------------------------
+
+    def read(self, image: np.ndarray, corners: np.ndarray | None = None) -> Reading:
+        """Read a decoded photo; ``corners`` (4, 2) skips detection (the player tapped them)."""
+        cfg = self.config
+        t0 = time.perf_counter()
+        if corners is None:
+            quad = self.find_city(image)
+        else:
+            quad = geometry.order_clockwise(np.asarray(corners, np.float32))
+        t1 = time.perf_counter()
+        warped = geometry.warp_city(image, quad, cfg)
+        k, probs = self.read_cells(warped)
+        labels = self.classifier.labels
+        empty = probs[..., labels.index("empty")]
+        if empty.max() > cfg.empty_limit:
+            r, c = np.unravel_index(int(empty.argmax()), empty.shape)
+            raise GridNotFound(
+                f"the city could not be read: cell row {r + 1}, column {c + 1} does not look "
+                f"like a tile; {ADVICE}"
+            )
+        building = probs[..., [labels.index(b) for b in BUILDINGS]]
+        building = building / building.sum(axis=-1, keepdims=True)
+        chosen, duplex = decode_city(building)
+        confidence = np.take_along_axis(building, chosen[..., None], axis=-1)[..., 0]
+        t2 = time.perf_counter()
+        return Reading(
+            grid=[[BUILDINGS[i] for i in row] for row in chosen],
+            confidence=np.round(confidence, 4).tolist(),
+            corners=np.roll(quad, k, axis=0),
+            warped=np.ascontiguousarray(np.rot90(warped, -k)),
+            duplex=duplex,
+            timing_ms={"detect": (t1 - t0) * 1000, "classify": (t2 - t1) * 1000},
+        )
+
+    def read_file(self, path: str) -> Reading:
+        """Decode and read a photo file, with decode time included in ``timing_ms``."""
+        t0 = time.perf_counter()
+        image = read_photo(path, self.config)
+        decode = (time.perf_counter() - t0) * 1000
+        reading = self.read(image)
+        reading.timing_ms = {"decode": decode, **reading.timing_ms}
+        reading.timing_ms["total"] = (time.perf_counter() - t0) * 1000
+        reading.timing_ms = {k: round(v, 1) for k, v in reading.timing_ms.items()}
+        return reading
+
+
+def reading_json(reading: Reading) -> dict:
+    """The photo-specific part of a city's JSON (see README)."""
+    return {
+        "confidence": reading.confidence,
+        "corners": np.round(reading.corners, 1).tolist(),
+        "duplex": reading.duplex,
+        "uncertain": reading.uncertain(),
+        "timing_ms": reading.timing_ms,
+    }
+
+
+def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,
+               model_dir=None) -> dict:
+    """Read every photo (or .txt city) in seating order and score them as one table."""
+    from .notation import read_city_file
+    from .table import Table, score_table
+
+    reader = None
+    cities, extras = [], []
+    for source in sources:
+        if Path(source).suffix.lower() in (".txt", ".city"):
+            cities.append(read_city_file(source))
+            extras.append({"photo": source})
+            continue
+        reader = reader or PhotoReader(model_dir)
+        try:
+            reading = reader.read_file(source)
+        except (GridNotFound, ImageError) as error:
+            raise type(error)(f"{source}: {error}") from None
+        cities.append(City.from_rows(reading.grid))
+        extras.append({"photo": source, **reading_json(reading)})
+    result = score_table(Table(tuple(cities), players, difficulty))
+    for city, extra in zip(result["cities"], extras, strict=True):
+        city.update(extra)
+    return result

@@ -1,0 +1,27 @@
+"""Every threshold of the photo reader in one place, with defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """Sizes and thresholds shared by training and reading (see models/*.json)."""
+
+    max_pixels: int = 50_000_000  # refuse larger images before decoding them
+    max_bytes: int = 40_000_000
+    finder_px: int = 128  # side of the city-finder's square input
+    finder_min_area: float = 0.02  # smallest city, as a share of the finder's input
+    finder_threshold: float = 0.5
+    refine_expand: float = 1.25  # second look: box around the first quad, this much larger
+    cell_px: int = 96  # side of one cell in the warped city
+    tile_margin: float = 0.2  # tile crop: the cell plus this share of a cell on each side
+    tile_input: int = 64
+    corner_span: tuple[float, float] = (-0.06, 0.44)  # icon corner, in cell units
+    corner_input: int = 48
+    low_confidence: float = 0.8  # below this a cell is flagged for the player to check
+    empty_limit: float = 0.5  # a cell this likely "no tile" means the reading is implausible
+
+
+DEFAULT = VisionConfig()

@@ -1,0 +1,178 @@
+"""Pure array functions: city quadrilaterals, the warp, and the crops the classifier sees.
+
+Training calls these same functions to make its crops, so inference sees what training saw.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import DEFAULT, VisionConfig
+
+SIZE = 4
+
+
+def order_clockwise(quad: np.ndarray) -> np.ndarray:
+    """Order four points clockwise (in image coordinates), starting nearest the top left.
+
+    quad : (4, 2) float, (x, y)
+    """
+    quad = np.asarray(quad, np.float32)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]
+    start = int(np.argmin(quad.sum(axis=1)))
+    return np.roll(quad, -start, axis=0)
+
+
+def _line(points: np.ndarray) -> np.ndarray:
+    vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([vy, -vx, vx * y0 - vy * x0])  # a x + b y + c = 0
+
+
+def quad_from_mask(mask: np.ndarray, min_area: float) -> np.ndarray | None:
+    """The city's four corners from a binary mask, or None when no city-like region is found.
+
+    mask : (H, W) bool.  Returns (4, 2) float32 clockwise from the top left, in mask pixels.
+    The sides are lines fitted to the region's outline, so corners are sub-pixel.
+    """
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(contour) < min_area * mask.size:
+        return None
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    approx = None
+    for eps in np.linspace(0.01, 0.15, 29):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) <= 4:
+            break
+    if approx is None or len(approx) != 4:
+        approx = cv2.boxPoints(cv2.minAreaRect(contour)).reshape(4, 1, 2)
+    corners = order_clockwise(approx.reshape(4, 2))
+    outline = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        side = b - a
+        length = float(np.hypot(*side)) + 1e-6
+        t = (outline - a) @ side / length**2
+        rel = outline - a
+        dist = np.abs(side[0] * rel[:, 1] - side[1] * rel[:, 0]) / length
+        near = outline[(t > 0.15) & (t < 0.85) & (dist < max(2.0, 0.06 * length))]
+        lines.append(_line(near) if len(near) >= 5 else _line(np.stack([a, b])))
+    refined = []
+    for k in range(4):
+        p = np.cross(lines[k - 1], lines[k])
+        if abs(p[2]) < 1e-9:
+            return corners
+        refined.append(p[:2] / p[2])
+    refined = np.array(refined, np.float32)
+    if np.abs(refined - corners).max() > 0.25 * np.sqrt(cv2.contourArea(contour)):
+        return corners
+    return refined
+
+
+def warp_size(config: VisionConfig = DEFAULT) -> tuple[int, int]:
+    """(side, pad) of the warped city image: 4 cells plus a margin of pad pixels all round."""
+    pad = int(np.ceil(config.cell_px * max(config.tile_margin, -config.corner_span[0])))
+    return SIZE * config.cell_px + 2 * pad, pad
+
+
+def warp_city(image: np.ndarray, corners: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
+    """Warp the city to a square of 4x4 cells of ``cell_px``, with a margin around it.
+
+    image : (H, W, 3) uint8.  corners : (4, 2) float32, TL TR BR BL of the city in the image.
+    Returns (S, S, 3) uint8 with S from :func:`warp_size`. A large photo is first cut to the
+    city and shrunk by area averaging, so the warp never skips pixels (no aliasing at 12 MP).
+    """
+    side, pad = warp_size(config)
+    c = SIZE * config.cell_px
+    corners = np.asarray(corners, np.float32)
+    edge = max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))
+    scale = min(1.0, 1.5 * c / max(edge, 1.0))
+    if scale < 0.75:
+        h, w = image.shape[:2]
+        grow = (corners.max(0) - corners.min(0)) * 0.25 + 4
+        x0, y0 = np.maximum(corners.min(0) - grow, 0).astype(int)
+        x1, y1 = np.minimum(corners.max(0) + grow, (w, h)).astype(int)
+        if x1 > x0 and y1 > y0:
+            region = image[y0:y1, x0:x1]
+            size = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
+            image = cv2.resize(region, size, interpolation=cv2.INTER_AREA)
+            factor = np.array(size, np.float32) / (x1 - x0, y1 - y0)
+            corners = (corners - (x0, y0) + 0.5) * factor - 0.5
+    target = np.array([[pad, pad], [pad + c, pad], [pad + c, pad + c], [pad, pad + c]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    return cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def cell_box(warped_side: int, row: int, col: int, lo: float, hi: float,
+             config: VisionConfig = DEFAULT) -> tuple[int, int, int, int]:
+    """Pixel box (x0, y0, x1, y1) of cell (row, col) from ``lo`` to ``hi`` in cell units."""
+    _, pad = warp_size(config)
+    cell = config.cell_px
+    x0, y0 = pad + (col + lo) * cell, pad + (row + lo) * cell
+    x1, y1 = pad + (col + hi) * cell, pad + (row + hi) * cell
+    return int(round(x0)), int(round(y0)), int(round(x1)), int(round(y1))
+
+
+def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
+    """Every cell with a margin of its neighbours: (16, T, T, 3) uint8, row-major."""
+    crops = []
+    for row in range(SIZE):
+        for col in range(SIZE):
+            x0, y0, x1, y1 = cell_box(len(warped), row, col, -config.tile_margin,
+                                      1 + config.tile_margin, config)
+            size = (config.tile_input, config.tile_input)
+            crops.append(cv2.resize(warped[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA))
+    return np.stack(crops)
+
+
+def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
+    """A sharper look at each cell's top-left corner, where the icon is: (16, C, C, 3) uint8."""
+    crops = []
+    lo, hi = config.corner_span
+    for row in range(SIZE):
+        for col in range(SIZE):
+            x0, y0, x1, y1 = cell_box(len(warped), row, col, lo, hi, config)
+            size = (config.corner_input, config.corner_input)
+            crops.append(cv2.resize(warped[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA))
+    return np.stack(crops)
+
+
+def to_input(batch: np.ndarray) -> np.ndarray:
+    """uint8 (N, H, W, 3) RGB -> float32 (N, 3, H, W) centred and scaled, as the models expect."""
+    return ((batch.astype(np.float32) / 255.0 - 0.5) / 0.25).transpose(0, 3, 1, 2).copy()
+
+
+def finder_view(image: np.ndarray, box: np.ndarray | None, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """A square view for the city finder and the matrix back to image coordinates.
+
+    box : (2, 2) float (x0, y0), (x1, y1) region of the image (may reach outside it, which
+    reads as black), or None for the whole image.
+    Returns view (size, size, 3) uint8 and (3, 3) matrix from view pixels to image pixels.
+    """
+    h, w = image.shape[:2]
+    if box is None:
+        x0, y0, x1, y1 = 0, 0, w, h
+    else:
+        (x0, y0), (x1, y1) = np.round(box).astype(int)
+    region = image[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
+    region = cv2.copyMakeBorder(region, max(-y0, 0), max(y1 - h, 0), max(-x0, 0), max(x1 - w, 0),
+                                cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    view = cv2.resize(region, (size, size), interpolation=cv2.INTER_AREA)
+    sx, sy = (x1 - x0) / size, (y1 - y0) / size
+    back = np.array([[sx, 0, x0 + 0.5 * sx - 0.5], [0, sy, y0 + 0.5 * sy - 0.5], [0, 0, 1]])
+    return view, back
+
+
+def apply_matrix(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """Map (N, 2) points through a (3, 3) matrix."""
+    return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2),
+                                    matrix).reshape(-1, 2).astype(np.float32)

@@ -1,0 +1,124 @@
+"""End to end in Debian's chromium (headless, driven by Playwright): a 4-player table from photos.
+
+Serves the real app with waitress on a free loopback port, uploads fixture photos, corrects a
+cell, checks the scoreboard and winner, reloads, and saves phone and laptop screenshots to
+docs/screenshots/ (the README shows them).
+"""
+
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from photos import CASES, photo, truth
+
+from scorer.city import City
+from scorer.table import Table, score_table
+from web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).parent.parent / "docs" / "screenshots"
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="needs Debian's chromium")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from waitress.server import create_server
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+    server = create_server(app, host="127.0.0.1", port=port, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+def cell_labels(page, city: int) -> list[list[str]]:
+    spans = page.locator(f'.city[data-city="{city}"] .cell span').all_inner_texts()
+    return [spans[r * 4:(r + 1) * 4] for r in range(4)]
+
+
+SHORT = {"shop": "S", "factory": "F", "office": "O", "park": "P", "house": "H",
+         "tavern-drink": "Td", "tavern-food": "Tf", "tavern-music": "Tm", "tavern-bed": "Tb"}
+
+
+def test_four_player_table_from_photos(server, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2)
+    page.goto(server)
+    page.fill("textarea[name=players]", ", ".join(PLAYERS))
+    page.click("button[type=submit]")
+    page.wait_for_url("**/tables/*")
+
+    cases = CASES[:4]
+    page.set_input_files("#all-photos", [str(photo(c)) for c in cases])
+    page.wait_for_selector(".winner", timeout=60_000)
+    assert page.locator(".grid-wrap.photo").count() == 4
+    grids = [truth(c)["grid"] for c in cases]
+    for i, grid in enumerate(grids):
+        assert cell_labels(page, i + 1) == [[SHORT[b] for b in row] for row in grid]
+    page.locator('.city[data-city="1"]').screenshot(path=str(SHOTS / "phone-city.png"))
+
+    # Correct a cell with the picker: city 1, row 1, column 1 becomes a park (or a shop).
+    new = "park" if grids[0][0][0] != "park" else "shop"
+    page.click('.city[data-city="1"] .cell[data-row="1"][data-col="1"]')
+    page.click(f'#picker .pick[data-building="{new}"]')
+    page.wait_for_function(
+        f"""document.querySelector('.city[data-city="1"] .cell span').textContent === '{SHORT[new]}'""")
+    grids[0][0][0] = new
+    expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(PLAYERS)))
+    winner = " and ".join(expected["winner"])
+    assert page.inner_text(".winner") == f"Winner: {winner}"
+    totals = page.locator(".scores .sum td").all_inner_texts()
+    assert totals == [str(c["scores"]["total"]) for c in expected["cities"]]
+
+    # Tapping a score shows its explanation on the city.
+    page.click('.score[data-category="shops"][data-city="1"]')
+    assert page.inner_text('.city[data-city="1"] .why').startswith("Shops")
+    page.locator("#scoreboard-card").screenshot(path=str(SHOTS / "phone-scoreboard.png"))
+
+    # Everything is kept: reload, and the table is listed on the front page.
+    page.reload()
+    page.wait_for_selector(".winner")
+    assert cell_labels(page, 1)[0][0] == SHORT[new]
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(SHOTS / "laptop-table.png"), full_page=True)
+    page.goto(server)
+    assert page.locator(".tables li").count() == 1
+    page.close()
+
+
+def test_type_a_city_in_by_tapping(server, browser):
+    page = browser.new_page(viewport={"width": 360, "height": 780})
+    page.goto(server)
+    page.fill("textarea[name=players]", "Solo")
+    page.select_option("select[name=difficulty]", "6")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/tables/*")
+    page.click('.city[data-city="2"] >> text=Type in')
+    for r in range(1, 5):
+        for c in range(1, 5):
+            page.click(f'.city[data-city="2"] .cell[data-row="{r}"][data-col="{c}"]')
+            page.click('#picker .pick[data-building="shop"]')
+            cell = f'.city[data-city="2"] .cell[data-row="{r}"][data-col="{c}"] span'
+            page.wait_for_function(f"""document.querySelector('{cell}').textContent === 'S'""")
+    assert page.inner_text('.city[data-city="2"] .total') == "64 points"
+    page.close()

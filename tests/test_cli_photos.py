@@ -1,0 +1,64 @@
+"""`btc-scorer score` on photos: the JSON schema, mixed inputs, and one-line errors."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from photos import CASES, EMPTY_TABLE, photo, truth
+from PIL import Image
+
+from scorer.cli import main
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def test_score_photos_json(capsys):
+    cases = CASES[:3]
+    args = ["score", "--json", "--players", "Ann,Ben,Cy", *(str(photo(c)) for c in cases)]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    for city, case in zip(result["cities"], cases, strict=True):
+        assert set(city) >= {"photo", "grid", "confidence", "corners", "scores", "explanation",
+                             "factory_rank", "timing_ms"}
+        assert city["grid"] == truth(case)["grid"]
+        assert city["timing_ms"]["total"] > 0
+        assert len(city["corners"]) == 4
+    assert result["winner"] and len(result["players"]) == 3
+
+
+def test_a_typed_city_can_stand_in_for_a_photo(capsys):
+    args = ["score", "--json", str(photo(CASES[0])), str(EXAMPLES / "cross.txt")]
+    assert main(args) == 0
+    cities = json.loads(capsys.readouterr().out)["cities"]
+    assert cities[1]["scores"]["shops"] == 23 and cities[0]["grid"] == truth(CASES[0])["grid"]
+
+
+def _png(size, mode="RGB") -> bytes:
+    out = io.BytesIO()
+    Image.new(mode, size).save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "no city found"),
+        (b"", "empty"),
+        (b"just some words", "not an image"),
+        (b"\xff\xd8\xff\xe0" + b"\x00" * 64, "damaged"),
+        (_png((20000, 20000), "1"), "photos up to 50 MP"),
+    ],
+    ids=["empty-table", "zero-bytes", "not-an-image", "corrupt-jpeg", "20000x20000"],
+)
+def test_bad_photos_are_one_line_and_exit_2(tmp_path, content, message):
+    path = EMPTY_TABLE if content is None else tmp_path / "city.jpg"
+    if content is not None:
+        path.write_bytes(content)
+    run = subprocess.run([sys.executable, "-m", "scorer.cli", "score", str(path)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and message in run.stderr
+    assert str(path) in run.stderr and "Traceback" not in run.stderr

@@ -1,0 +1,68 @@
+"""Geometry on synthetic images: corners from masks, the warp, crops, finder views."""
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.vision import geometry
+from scorer.vision.config import DEFAULT
+
+
+def test_order_clockwise_starts_top_left_whatever_the_input_order():
+    quad = np.array([[90, 80], [10, 12], [12, 85], [88, 10]], np.float32)
+    assert geometry.order_clockwise(quad).tolist() == [[10, 12], [88, 10], [90, 80], [12, 85]]
+
+
+@pytest.mark.parametrize("angle", [0, 17, 45, 80])
+def test_quad_from_mask_finds_a_turned_square_to_a_pixel(angle):
+    centre, half = np.array([64.0, 64.0]), 30.0
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    square = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * half) @ rot.T + centre
+    mask = np.zeros((128, 128), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(square * 16).astype(np.int32), 1, shift=4)
+    found = geometry.quad_from_mask(mask.astype(bool), 0.02)
+    expected = geometry.order_clockwise(square)
+    assert np.abs(found - expected).max() < 1.0
+
+
+def test_quad_from_mask_refuses_tiny_or_empty_regions():
+    mask = np.zeros((128, 128), bool)
+    assert geometry.quad_from_mask(mask, 0.02) is None
+    mask[10:14, 10:14] = True
+    assert geometry.quad_from_mask(mask, 0.02) is None
+
+
+def test_warp_and_crops_follow_the_city():
+    # A photo where cell (r, c) is painted with value 10 * (4 r + c) + 5: the crops must see it.
+    cell = 50
+    image = np.zeros((300, 300, 3), np.uint8)
+    for r in range(4):
+        for c in range(4):
+            image[50 + r * cell:50 + (r + 1) * cell, 50 + c * cell:50 + (c + 1) * cell] = 10 * (4 * r + c) + 5
+    corners = np.array([[50, 50], [250, 50], [250, 250], [50, 250]], np.float32)
+    warped = geometry.warp_city(image, corners)
+    side, pad = geometry.warp_size()
+    assert warped.shape == (side, side, 3)
+    tiles = geometry.tile_crops(warped)
+    assert tiles.shape == (16, DEFAULT.tile_input, DEFAULT.tile_input, 3)
+    centres = tiles[:, DEFAULT.tile_input // 2, DEFAULT.tile_input // 2, 0]
+    assert centres.tolist() == [10 * k + 5 for k in range(16)]
+    assert geometry.corner_crops(warped).shape == (16, DEFAULT.corner_input, DEFAULT.corner_input, 3)
+
+
+def test_to_input_layout_and_scale():
+    batch = np.full((2, 8, 8, 3), 255, np.uint8)
+    x = geometry.to_input(batch)
+    assert x.shape == (2, 3, 8, 8) and x.dtype == np.float32
+    assert np.allclose(x, 2.0)
+
+
+def test_finder_view_maps_back_to_the_photo():
+    image = np.zeros((400, 600, 3), np.uint8)
+    box = np.array([[100.0, 50.0], [500.0, 450.0]])
+    view, back = geometry.finder_view(image, box, 128)
+    assert view.shape == (128, 128, 3)
+    corners = geometry.apply_matrix(np.array([[-0.5, -0.5], [127.5, 127.5]]), back)
+    # pixel centres are integers, so the view's outer edge is the box's edge less half a pixel
+    assert np.allclose(corners, [[99.5, 49.5], [499.5, 449.5]], atol=1e-3)

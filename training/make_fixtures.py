@@ -1,0 +1,56 @@
+"""Write the committed fixtures and icons, made only from the project's own drawn tiles.
+
+``python -m training.make_fixtures`` writes ``tests/fixtures/photos/<case>.jpg`` and
+``<case>.json`` (the truth: upright grid, city corners, tier). Seeded: the same files every run.
+Also writes an empty table (no city) for the error path.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .render import light_and_lens, random_layout, render_scene, table_texture
+from .tiles import drawn_faces
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "photos"
+SEED = 7
+PER_TIER = 10
+
+
+def save(name: str, image: np.ndarray, truth: dict | None) -> None:
+    cv2.imwrite(str(OUT / f"{name}.jpg"), cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if truth is not None:
+        (OUT / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    faces = drawn_faces()
+    for t, tier in enumerate(("easy", "medium", "hard")):
+        for i in range(PER_TIER):
+            rng = np.random.default_rng([SEED, t, i])
+            size = (1024, 768) if i % 2 else (768, 1024)
+            scene = render_scene(random_layout(faces, rng), faces, rng, tier, size)
+            save(f"{tier}-{i:02d}", scene.image, {
+                "grid": scene.grid, "corners": np.round(scene.corners, 1).tolist(),
+                "tier": tier, "art": "drawn", "seed": [SEED, t, i],
+            })
+    icons = OUT.parents[2] / "web" / "static" / "icons"
+    icons.mkdir(parents=True, exist_ok=True)
+    for building, face in faces.singles.items():  # the picker's icons: our own drawn tiles
+        small = cv2.resize(face, (96, 96), interpolation=cv2.INTER_AREA)
+        cv2.imwrite(str(icons / f"{building}.png"), cv2.cvtColor(small, cv2.COLOR_RGB2BGR))
+    rng = np.random.default_rng([SEED, 99])
+    empty = light_and_lens(table_texture(768, 1024, rng), 0.5, rng)
+    save("no-city-empty-table", empty, None)
+    print(f"wrote fixtures to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

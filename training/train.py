@@ -1,0 +1,240 @@
+"""One-command, seeded recipe for both models: ``python -m training.train [--out models]``.
+
+Renders scenes from the real artwork (70 %) and the project's drawn tiles (30 %), trains the
+tile classifier and the city finder on CPU with torch, and writes ``tiles.onnx`` /
+``city_finder.onnx`` with their metadata (labels, input sizes, normalisation, sha256,
+recipe, data summary, measured accuracy). ``--budget tiny`` runs end to end in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from scorer.vision.config import DEFAULT
+
+from . import data
+
+BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
+    "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10},
+    "tiny": {"cls_scenes": 6, "finder_scenes": 8, "cls_epochs": 1, "finder_epochs": 1},
+}
+
+
+def block(cin: int, cout: int, stride: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+def branch(widths: list[int]) -> nn.Sequential:
+    layers, cin = [], 3
+    for w in widths:
+        layers += [block(cin, w, 2), block(w, w, 1)]
+        cin = w
+    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten())
+
+
+class TileNet(nn.Module):
+    """Whole-tile view and a sharper view of the icon corner; heads for building and turn."""
+
+    def __init__(self, labels: int):
+        super().__init__()
+        self.tile = branch([16, 32, 64, 96])
+        self.corner = branch([16, 32, 48, 64])
+        self.building = nn.Sequential(nn.Dropout(0.2), nn.Linear(96 + 64, labels))
+        self.turn = nn.Linear(96 + 64, 4)
+
+    def forward(self, tile, corner):
+        features = torch.cat([self.tile(tile), self.corner(corner)], dim=1)
+        return self.building(features), self.turn(features)
+
+
+class FinderNet(nn.Module):
+    """A small encoder-decoder: (N, 3, S, S) -> city logits (N, 1, S/2, S/2)."""
+
+    def __init__(self):
+        super().__init__()
+        self.d1, self.d2 = block(3, 16, 2), block(16, 32, 2)  # S/2, S/4
+        self.d3, self.d4 = block(32, 48, 2), block(48, 64, 2)  # S/8, S/16
+        self.context = nn.Sequential(block(64, 64, 1), block(64, 64, 1))
+        self.u3, self.u2, self.u1 = block(64 + 48, 48, 1), block(48 + 32, 32, 1), block(32 + 16, 16, 1)
+        self.out = nn.Conv2d(16, 1, 1)
+
+    def forward(self, x):
+        up = lambda a, b: torch.cat([nn.functional.interpolate(a, size=b.shape[-2:], mode="bilinear",  # noqa: E731
+                                                               align_corners=False), b], 1)
+        e1 = self.d1(x)
+        e2 = self.d2(e1)
+        e3 = self.d3(e2)
+        e4 = self.context(self.d4(e3))
+        return self.out(self.u1(up(self.u2(up(self.u3(up(e4, e3)), e2)), e1)))
+
+
+def to_tensor(batch: np.ndarray) -> torch.Tensor:
+    from scorer.vision.geometry import to_input
+
+    return torch.from_numpy(to_input(batch))
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Per-sample brightness, contrast and colour jitter on uint8 crops."""
+    b = batch.astype(np.float32)
+    n = len(b)
+    gain = rng.uniform(0.7, 1.3, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3))
+    mean = b.mean(axis=(1, 2, 3), keepdims=True)
+    b = (b - mean) * rng.uniform(0.75, 1.25, (n, 1, 1, 1)) + mean
+    return np.clip(b * gain + rng.uniform(-20, 20, (n, 1, 1, 1)), 0, 255).astype(np.uint8)
+
+
+def _step(opt, sched, loss) -> None:
+    """One optimiser step; the one-cycle schedule stops at its last step."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.last_loss = loss.item()
+    if sched.last_epoch < sched.total_steps - 1:
+        sched.step()
+
+
+def train_classifier(samples: dict, epochs: int, seed: int) -> TileNet:
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = TileNet(len(data.LABELS))
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    n, batch = len(samples["tile"]), 128
+    steps = epochs * max(1, n // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(ignore_index=data.IGNORE, label_smoothing=0.05)
+    net.train()
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        for start in range(0, n - batch + 1 if n >= batch else 1, batch):
+            idx = order[start:start + batch]
+            b_out, t_out = net(to_tensor(augment(samples["tile"][idx], rng)),
+                               to_tensor(augment(samples["corner"][idx], rng)))
+            b_y = torch.from_numpy(samples["building"][idx])
+            t_y = torch.from_numpy(samples["turn"][idx])
+            _step(opt, sched, loss_fn(b_out, b_y) + 0.5 * loss_fn(t_out, t_y))
+        print(f"  classifier epoch {epoch + 1}/{epochs}: loss {sched.last_loss:.4f}", flush=True)
+    return net.eval()
+
+
+def train_finder(samples: dict, epochs: int, seed: int) -> FinderNet:
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = FinderNet()
+    opt = torch.optim.AdamW(net.parameters(), 4e-3, weight_decay=1e-4)
+    views, masks = samples["view"], samples["mask"].astype(np.float32)
+    n, batch = len(views), 32
+    steps = epochs * max(1, n // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps)
+    net.train()
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        for start in range(0, n - batch + 1 if n >= batch else 1, batch):
+            idx = order[start:start + batch]
+            logits = net(to_tensor(augment(views[idx], rng)))[:, 0]
+            target = torch.from_numpy(masks[idx])
+            prob = torch.sigmoid(logits)
+            dice = 1 - (2 * (prob * target).sum((1, 2)) + 1) / (prob.sum((1, 2)) + target.sum((1, 2)) + 1)
+            _step(opt, sched, nn.functional.binary_cross_entropy_with_logits(logits, target)
+                  + dice.mean())
+        print(f"  finder epoch {epoch + 1}/{epochs}: loss {sched.last_loss:.4f}", flush=True)
+    return net.eval()
+
+
+def export(net: nn.Module, example: tuple, names: list[str], outputs: list[str], path: Path):
+    torch.onnx.export(net, example, str(path), input_names=names, output_names=outputs,
+                      dynamic_axes={n: {0: "batch"} for n in names + outputs}, opset_version=17,
+                      dynamo=False)
+
+
+def write_meta(path: Path, onnx_path: Path, meta: dict) -> None:
+    meta["sha256"] = hashlib.sha256(onnx_path.read_bytes()).hexdigest()
+    meta["size_bytes"] = onnx_path.stat().st_size
+    path.write_text(json.dumps(meta, indent=2) + "\n")
+
+
+def crop_accuracy(net: TileNet, samples: dict) -> dict:
+    with torch.no_grad():
+        b, t = net(to_tensor(samples["tile"]), to_tensor(samples["corner"]))
+    keep = samples["building"] != data.IGNORE
+    turn_keep = samples["turn"] != data.IGNORE
+    return {
+        "building": float((b.argmax(1).numpy() == samples["building"])[keep].mean()),
+        "turn": float((t.argmax(1).numpy() == samples["turn"])[turn_keep].mean()),
+        "crops": int(keep.sum()),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="models")
+    parser.add_argument("--seed", type=int, default=20261121)
+    parser.add_argument("--budget", choices=list(BUDGETS), default="full")
+    parser.add_argument("--processes", type=int, default=2)
+    args = parser.parse_args(argv)
+    budget = BUDGETS[args.budget]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(args.processes)
+    started = time.time()
+    recipe = {"command": f"python -m training.train --seed {args.seed} --budget {args.budget}",
+              "seed": args.seed, "budget": budget, "torch": torch.__version__,
+              "python": platform.python_version()}
+
+    print("rendering classifier data ...", flush=True)
+    cached = args.budget != "tiny"
+    cls = data.build("classifier", args.seed, budget["cls_scenes"], processes=args.processes,
+                     use_cache=cached)
+    held = data.build("classifier", args.seed + 1, max(4, budget["cls_scenes"] // 10),
+                      processes=args.processes, use_cache=cached)
+    print(f"  {len(cls['tile'])} crops ({time.time() - started:.0f} s)", flush=True)
+    tile_net = train_classifier(cls, budget["cls_epochs"], args.seed)
+    cfg = DEFAULT
+    export(tile_net, (torch.zeros(1, 3, cfg.tile_input, cfg.tile_input),
+                      torch.zeros(1, 3, cfg.corner_input, cfg.corner_input)),
+           ["tile", "corner"], ["building", "turn"], out / "tiles.onnx")
+    write_meta(out / "tiles.json", out / "tiles.onnx", {
+        "labels": data.LABELS,
+        "inputs": {"tile": [3, cfg.tile_input, cfg.tile_input],
+                   "corner": [3, cfg.corner_input, cfg.corner_input]},
+        "outputs": {"building": "logits over labels", "turn": "logits, quarter turns anticlockwise"},
+        "normalisation": "(x / 255 - 0.5) / 0.25, RGB, NCHW",
+        "crop": {"cell_px": cfg.cell_px, "tile_margin": cfg.tile_margin,
+                 "corner_span": list(cfg.corner_span)},
+        "parameters": sum(p.numel() for p in tile_net.parameters()),
+        "recipe": recipe,
+        "data": {"scenes": budget["cls_scenes"], "crops": len(cls["tile"]),
+                 "art": "70 % real artwork, 30 % drawn tiles", "tiers": data.tier_names()},
+        "accuracy_held_out_crops": crop_accuracy(tile_net, held),
+    })
+
+    print("rendering finder data ...", flush=True)
+    finder = data.build("finder", args.seed, budget["finder_scenes"], processes=args.processes,
+                        use_cache=cached)
+    finder_net = train_finder(finder, budget["finder_epochs"], args.seed)
+    export(finder_net, (torch.zeros(1, 3, cfg.finder_px, cfg.finder_px),), ["image"], ["city"],
+           out / "city_finder.onnx")
+    write_meta(out / "city_finder.json", out / "city_finder.onnx", {
+        "inputs": {"image": [3, cfg.finder_px, cfg.finder_px]},
+        "outputs": {"city": f"logits (1, {cfg.finder_px // 2}, {cfg.finder_px // 2})"},
+        "normalisation": "(x / 255 - 0.5) / 0.25, RGB, NCHW",
+        "parameters": sum(p.numel() for p in finder_net.parameters()),
+        "recipe": recipe,
+        "data": {"scenes": budget["finder_scenes"], "views": len(finder["view"])},
+    })
+    print(f"done in {time.time() - started:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,298 @@
+// The table page: photos in, grids shown over the warped photo, taps to correct, scoreboard.
+const api = `/api/tables/${window.TABLE_ID}`;
+const SHORT = { shop: "S", factory: "F", office: "O", park: "P", house: "H",
+  "tavern-drink": "Td", "tavern-food": "Tf", "tavern-music": "Tm", "tavern-bed": "Tb" };
+const CATEGORIES = ["shops", "factories", "taverns", "offices", "parks", "houses"];
+const LOW = 0.8;
+let table = null;
+let highlight = null; // {city, cells, text}
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+};
+const showError = (message) => { $("table-error").textContent = message || ""; };
+
+async function call(method, url, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, options);
+  const data = response.status === 204 ? {} : await response.json();
+  if (!response.ok) throw new Error(data.error || `request failed (${response.status})`);
+  return data;
+}
+
+async function load() {
+  table = await call("GET", api);
+  render();
+}
+
+function builders(index) {
+  const p = table.players;
+  if (p.length === 1) return [[p[0], "Automartin"], ["Automartin", "Automanon"], ["Automanon", p[0]]][index];
+  if (p.length === 2) return [p[Math.floor(index / 2)]];
+  return [p[index], p[(index + 1) % p.length]];
+}
+
+function cityTitle(index) {
+  const solo = table.players.length === 1 && index === 1;
+  return `City ${index + 1}${solo ? " · Automaville" : ""} · ${builders(index).join(" & ")}`;
+}
+
+// --- shrinking and uploading photos -------------------------------------------------------
+
+async function shrink(file) {
+  try {
+    const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+    const scale = Math.min(1, 2000 / Math.max(bitmap.width, bitmap.height));
+    if (scale === 1 && file.size < 4e6) return file;
+    const canvas = el("canvas", { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    return await new Promise((done) => canvas.toBlob((b) => done(b || file), "image/jpeg", 0.9));
+  } catch (error) {
+    return file; // a format this browser cannot decode (e.g. HEIC): the server reads it
+  }
+}
+
+function upload(index, blob, label) {
+  return new Promise((resolve) => {
+    const bar = $("progress");
+    bar.hidden = false;
+    const form = new FormData();
+    form.append("photo", blob, "city.jpg");
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `${api}/cities/${index + 1}/photo`);
+    xhr.upload.onprogress = (e) => {
+      if (!e.lengthComputable) return;
+      bar.firstElementChild.style.width = `${(100 * e.loaded) / e.total}%`;
+      bar.lastElementChild.textContent = `${label}: uploading ${Math.round((100 * e.loaded) / e.total)} %`;
+    };
+    xhr.upload.onload = () => { bar.lastElementChild.textContent = `${label}: reading the city…`; };
+    xhr.onload = () => {
+      let data = {};
+      try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: "unexpected reply" }; }
+      resolve({ ok: xhr.status < 300, data });
+    };
+    xhr.onerror = () => resolve({ ok: false, data: { error: "network error: photo not sent" } });
+    xhr.send(form);
+  });
+}
+
+async function sendPhotos(files, firstIndex) {
+  showError("");
+  const errors = [];
+  for (let k = 0; k < files.length; k++) {
+    const index = firstIndex + k;
+    if (index >= table.cities.length) break;
+    const result = await upload(index, await shrink(files[k]), `City ${index + 1}`);
+    if (!result.ok) errors.push(`City ${index + 1}: ${result.data.error}`);
+    await load();
+  }
+  $("progress").hidden = true;
+  showError(errors.join(" · "));
+}
+
+// --- cities ------------------------------------------------------------------------------
+
+function gridView(city, index) {
+  const reading = city.reading && city.reading.warp ? city.reading : null;
+  const wrap = el("div", { className: reading ? "grid-wrap photo" : "grid-wrap" });
+  if (reading) {
+    wrap.append(el("img", { src: `${api}/cities/${index + 1}/warped.jpg?v=${table.updated}`, alt: `City ${index + 1} photo` }));
+  }
+  const grid = el("div", { className: "grid" });
+  if (reading) {
+    const inset = (100 * reading.warp.pad) / reading.warp.side;
+    grid.style.inset = `${inset}%`;
+  }
+  const hl = highlight && highlight.city === index ? highlight.cells : [];
+  for (let r = 0; r < 4; r++) {
+    for (let c = 0; c < 4; c++) {
+      const building = city.grid ? city.grid[r][c] : null;
+      const conf = reading && reading.confidence ? reading.confidence[r][c] : 1;
+      const cell = el("button", {
+        className: `cell${conf < LOW ? " low" : ""}${hl.some(([y, x]) => y === r && x === c) ? " hl" : ""}`,
+        title: building ? `${building}${conf < 1 ? ` (${Math.round(conf * 100)} %)` : ""}` : "choose",
+      });
+      cell.dataset.row = r + 1;
+      cell.dataset.col = c + 1;
+      if (building) {
+        cell.append(el("img", { src: `/static/icons/${building}.png`, alt: building }));
+        cell.append(el("span", { textContent: SHORT[building] }));
+      } else cell.append(el("span", { textContent: "?" }));
+      cell.addEventListener("click", () => pickCell(index, r, c, building));
+      grid.append(cell);
+    }
+  }
+  wrap.append(grid);
+  return wrap;
+}
+
+function cornerPicker(index) {
+  // No city found: the player taps the four corners of the city on the photo.
+  const points = [];
+  const img = el("img", { src: `${api}/cities/${index + 1}/photo.jpg?v=${table.updated}`, alt: "photo" });
+  const note = el("p", { className: "hint warn", textContent: "No city found in the last photo. Tap the city's four corners on it, or take another photo." });
+  const wrap = el("div", { className: "corner-wrap" }, img);
+  img.addEventListener("click", async (e) => {
+    const box = img.getBoundingClientRect();
+    const x = ((e.clientX - box.left) / box.width) * img.naturalWidth;
+    const y = ((e.clientY - box.top) / box.height) * img.naturalHeight;
+    points.push([x, y]);
+    wrap.append(el("i", { className: "dot", style: `left:${(100 * (e.clientX - box.left)) / box.width}%;top:${(100 * (e.clientY - box.top)) / box.height}%` }));
+    if (points.length === 4) {
+      try {
+        table = await call("POST", `${api}/cities/${index + 1}/corners`, { corners: points });
+        showError("");
+        render();
+      } catch (error) {
+        showError(error.message);
+        load();
+      }
+    }
+  });
+  return el("div", {}, note, wrap);
+}
+
+function cityCard(city, index) {
+  const card = el("section", { className: "card city" });
+  card.dataset.city = index + 1;
+  card.append(el("h2", { textContent: cityTitle(index) }));
+  const scores = table.scores.cities[index];
+  if (scores) card.append(el("p", { className: "total", textContent: `${scores.scores.total} points` }));
+  const photo = el("input", { type: "file", accept: "image/*", hidden: true });
+  photo.setAttribute("capture", "environment");
+  photo.addEventListener("change", () => sendPhotos([...photo.files], index));
+  const pick = el("input", { type: "file", accept: "image/*", hidden: true });
+  pick.addEventListener("change", () => sendPhotos([...pick.files], index));
+  const actions = el("div", { className: "row" },
+    el("label", { className: "upload small primary", textContent: "Take photo" }, photo),
+    el("label", { className: "upload small", textContent: "Choose photo" }, pick));
+  if (!city.photo || city.grid) {
+    const type = el("button", { className: "small", textContent: city.grid ? "Type over" : "Type in" });
+    type.addEventListener("click", async () => {
+      table = await call("PUT", `${api}/cities/${index + 1}/grid`, { grid: [[null, null, null, null], [null, null, null, null], [null, null, null, null], [null, null, null, null]] });
+      render();
+    });
+    actions.append(type);
+  }
+  card.append(actions);
+  const unread = city.photo && (!city.grid || (city.reading && city.reading.unread));
+  if (unread) card.append(cornerPicker(index));
+  if (city.grid) card.append(gridView(city, index));
+  const low = city.reading && city.reading.uncertain ? city.reading.uncertain.length : 0;
+  if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (outlined): tap to correct.` }));
+  if (highlight && highlight.city === index) card.append(el("p", { className: "why", textContent: highlight.text }));
+  return card;
+}
+
+function pickCell(index, r, c, current) {
+  const dialog = $("picker");
+  $("picker-title").textContent = `City ${index + 1}, row ${r + 1}, column ${c + 1}: which building?`;
+  dialog.querySelectorAll(".pick").forEach((b) => b.classList.toggle("current", b.value === current));
+  dialog.onclose = async () => {
+    const building = dialog.returnValue;
+    if (!building) return;
+    try {
+      table = await call("PUT", `${api}/cities/${index + 1}/cells/${r + 1}/${c + 1}`, { building });
+      render();
+    } catch (error) { showError(error.message); }
+  };
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+// --- scoreboard --------------------------------------------------------------------------
+
+function explanationCells(category, why) {
+  const lists = { shops: why.sets && why.sets.flatMap((s) => s.cells), parks: why.groups && why.groups.flatMap((g) => g.cells),
+    houses: why.next_to_factory, offices: why.next_to_tavern };
+  return lists[category] || [];
+}
+
+function explanationText(category, why, points) {
+  const cells = (list) => list.map(([r, c]) => `r${r + 1}c${c + 1}`).join(" ");
+  switch (category) {
+    case "shops": return `Shops ${points}: ` + (why.sets.map((s) => `${s.points} for ${cells(s.cells)}`).join(", ") || "none");
+    case "factories": return `Factories ${points}: ${why.count} × ${why.per_tile} (rank ${why.rank || "-"} at the table)`;
+    case "taverns": return `Taverns ${points}: ` + (why.sets.map((s) => `${s.points} for ${s.kinds.map((k) => k.slice(7)).join("+")}`).join(", ") || "none");
+    case "offices": return `Offices ${points}: ` + why.sets.map((s) => `${s.points} for ${s.size}`).join(" + ") + (why.next_to_tavern.length ? `, +1 each next to a tavern: ${cells(why.next_to_tavern)}` : "");
+    case "parks": return `Parks ${points}: ` + (why.groups.map((g) => `${g.points} for a group of ${g.cells.length}`).join(", ") || "none");
+    default: return `Houses ${points}: ${why.per_house} each (${why.other_types.join(", ") || "no other types"})` + (why.next_to_factory.length ? `; 1 next to a factory: ${cells(why.next_to_factory)}` : "");
+  }
+}
+
+function scoreboard() {
+  const s = table.scores;
+  const root = el("div");
+  const head = el("tr", {}, el("th", { textContent: "" }));
+  s.cities.forEach((_, i) => head.append(el("th", { textContent: `City ${i + 1}` })));
+  const body = el("tbody");
+  for (const category of CATEGORIES) {
+    const row = el("tr", {}, el("th", { textContent: category }));
+    s.cities.forEach((city, i) => {
+      if (!city) { row.append(el("td", { textContent: "–" })); return; }
+      const button = el("button", { className: "score", textContent: city.scores[category] });
+      button.dataset.category = category;
+      button.dataset.city = i + 1;
+      button.addEventListener("click", () => {
+        const why = city.explanation[category];
+        highlight = { city: i, cells: explanationCells(category, why), text: explanationText(category, why, city.scores[category]) };
+        render();
+        document.querySelector(`.city[data-city="${i + 1}"]`).scrollIntoView({ behavior: "smooth", block: "center" });
+      });
+      row.append(el("td", {}, button));
+    });
+    body.append(row);
+  }
+  const total = el("tr", { className: "sum" }, el("th", { textContent: "total" }));
+  s.cities.forEach((city) => total.append(el("td", { textContent: city ? city.scores.total + (city.modifier || 0) : "–" })));
+  body.append(total);
+  const ranks = el("tr", {}, el("th", { textContent: "factory rank" }));
+  s.cities.forEach((city) => ranks.append(el("td", { textContent: city ? (["-", "1st", "2nd", "other"][city.factory_rank]) : "–" })));
+  body.append(ranks);
+  root.append(el("div", { className: "scroll" }, el("table", { className: "scores" }, el("thead", {}, head), body)));
+  if (!s.complete) {
+    root.append(el("p", { className: "hint", textContent: "Final scores appear when every city is read." }));
+    return root;
+  }
+  const list = el("ol", { className: "players" });
+  for (const p of s.players) {
+    const where = p.final_city ? `city ${p.final_city}` : "both cities";
+    list.append(el("li", { value: p.rank }, el("b", { textContent: p.name }), ` ${p.final} points (${where})`));
+  }
+  root.append(el("h3", { textContent: "Final scores" }), list);
+  s.tiebreaks.forEach((t) => root.append(el("p", { className: "hint", textContent: `Tie: ${t}` })));
+  root.append(el("p", { className: "winner", textContent: `Winner: ${s.winner.join(" and ")}` }));
+  return root;
+}
+
+function render() {
+  document.title = `${table.name} · Between Two Cities`;
+  $("table-name").textContent = table.name;
+  const variant = { 1: "solo against Automaville", 2: "two-player variant" }[table.players.length] || `${table.players.length} players`;
+  $("seating").textContent = `${variant}, seated clockwise: ${table.players.join(", ")}` + (table.players.length === 1 ? ` · difficulty ${table.difficulty}` : "");
+  const cities = $("cities");
+  cities.replaceChildren(...table.cities.map(cityCard));
+  $("scoreboard").replaceChildren(scoreboard());
+  $("export-json").href = `${api}/export.json`;
+  $("export-csv").href = `${api}/export.csv`;
+}
+
+$("all-photos").addEventListener("change", (e) => sendPhotos([...e.target.files], 0));
+$("rename").addEventListener("click", async () => {
+  const name = prompt("Table name", table.name);
+  if (!name) return;
+  try { table = await call("PATCH", api, { name }); render(); } catch (error) { showError(error.message); }
+});
+$("delete").addEventListener("click", async () => {
+  if (!confirm(`Delete ${table.name}?`)) return;
+  await call("DELETE", api);
+  location.href = "/";
+});
+load().catch((error) => showError(error.message));
