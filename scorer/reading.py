@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .city import BUILDINGS, City
@@ -57,15 +58,16 @@ class PhotoReader:
     def find_city(self, image: np.ndarray) -> np.ndarray:
         """The city's corners, clockwise from the top left of the photo: (4, 2) float32.
 
-        A first look at the whole photo, then a second, closer look around what it found.
+        A first look at the whole photo, a second, closer look around what it found, then
+        looks at the city warped square (where perspective no longer squeezes the far side)
+        to centre the corners on the tiles.
         """
         cfg = self.config
         box = None
         quad = None
         for _ in range(2):
             view, back = geometry.finder_view(image, box, cfg.finder_px)
-            mask = self.finder.predict(view[None])[0] > cfg.finder_threshold
-            found = geometry.quad_from_mask(mask, cfg.finder_min_area if box is None else 0.15)
+            found = self._segment(view, cfg.finder_min_area if box is None else 0.15)
             if found is None:
                 if quad is not None:
                     break
@@ -73,7 +75,29 @@ class PhotoReader:
             quad = geometry.apply_matrix(found, back)
             centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * cfg.refine_expand
             box = np.array([centre - half, centre + half])
-        return geometry.order_clockwise(quad)
+        quad = geometry.order_clockwise(quad)
+        for _ in range(cfg.rectified_looks):
+            quad = self._rectified_look(image, quad)
+        return quad
+
+    def _segment(self, view: np.ndarray, min_area: float) -> np.ndarray | None:
+        mask = self.finder.predict(view[None])[0] > self.config.finder_threshold
+        return geometry.quad_from_mask(mask, min_area)
+
+    def _rectified_look(self, image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """Refine corners on a view where the current quad is warped to a centred square."""
+        size = self.config.finder_px
+        offset = size * (1 - 1 / self.config.refine_expand) / 2
+        target = geometry.square(offset, size - 2 * offset)
+        view = geometry.warp_quad(image, quad, target, size)
+        found = self._segment(view, 0.3)
+        if found is None:
+            return quad
+        to_image = cv2.getPerspectiveTransform(target, quad.astype(np.float32))
+        refined = geometry.order_clockwise(geometry.apply_matrix(found, to_image))
+        # keep the labelling of the corners: the one nearest the old top-left stays first
+        start = int(np.argmin(np.linalg.norm(refined - quad[0], axis=1)))
+        return np.roll(refined, -start, axis=0)
 
     def read_cells(self, warped: np.ndarray) -> tuple[int, np.ndarray]:
         """Which way is up (quarter turns k) and the building probabilities of the upright grid.

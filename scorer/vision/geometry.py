@@ -83,33 +83,46 @@ def warp_size(config: VisionConfig = DEFAULT) -> tuple[int, int]:
     return SIZE * config.cell_px + 2 * pad, pad
 
 
-def warp_city(image: np.ndarray, corners: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
-    """Warp the city to a square of 4x4 cells of ``cell_px``, with a margin around it.
+def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray:
+    """Warp the quadrilateral ``corners`` of the image onto ``target`` in a (size, size) view.
 
-    image : (H, W, 3) uint8.  corners : (4, 2) float32, TL TR BR BL of the city in the image.
-    Returns (S, S, 3) uint8 with S from :func:`warp_size`. A large photo is first cut to the
-    city and shrunk by area averaging, so the warp never skips pixels (no aliasing at 12 MP).
+    corners, target : (4, 2) float32, (x, y).  A large photo is first cut to the region and
+    shrunk by area averaging, so the warp never skips pixels (no aliasing at 12 MP).
     """
-    side, pad = warp_size(config)
-    c = SIZE * config.cell_px
     corners = np.asarray(corners, np.float32)
     edge = max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))
-    scale = min(1.0, 1.5 * c / max(edge, 1.0))
+    target_edge = max(np.linalg.norm(target - np.roll(target, 1, axis=0), axis=1))
+    scale = min(1.0, 1.5 * target_edge / max(edge, 1.0))
     if scale < 0.75:
         h, w = image.shape[:2]
-        grow = (corners.max(0) - corners.min(0)) * 0.25 + 4
+        grow = (corners.max(0) - corners.min(0)) * 0.35 + 4
         x0, y0 = np.maximum(corners.min(0) - grow, 0).astype(int)
         x1, y1 = np.minimum(corners.max(0) + grow, (w, h)).astype(int)
         if x1 > x0 and y1 > y0:
             region = image[y0:y1, x0:x1]
-            size = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
-            image = cv2.resize(region, size, interpolation=cv2.INTER_AREA)
-            factor = np.array(size, np.float32) / (x1 - x0, y1 - y0)
+            shrunk = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
+            image = cv2.resize(region, shrunk, interpolation=cv2.INTER_AREA)
+            factor = np.array(shrunk, np.float32) / (x1 - x0, y1 - y0)
             corners = (corners - (x0, y0) + 0.5) * factor - 0.5
-    target = np.array([[pad, pad], [pad + c, pad], [pad + c, pad + c], [pad, pad + c]], np.float32)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
-    return cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR,
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), np.asarray(target, np.float32))
+    return cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def square(offset: float, side: float) -> np.ndarray:
+    """(4, 2) float32 corners TL TR BR BL of an axis-aligned square."""
+    return np.array([[offset, offset], [offset + side, offset], [offset + side, offset + side],
+                     [offset, offset + side]], np.float32)
+
+
+def warp_city(image: np.ndarray, corners: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
+    """Warp the city to a square of 4x4 cells of ``cell_px``, with a margin around it.
+
+    image : (H, W, 3) uint8.  corners : (4, 2) float32, TL TR BR BL of the city in the image.
+    Returns (S, S, 3) uint8 with S from :func:`warp_size`.
+    """
+    side, pad = warp_size(config)
+    return warp_quad(image, corners, square(pad, SIZE * config.cell_px), side)
 
 
 def cell_box(warped_side: int, row: int, col: int, lo: float, hi: float,
