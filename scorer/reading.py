@@ -18,7 +18,7 @@ from .errors import GridNotFound, ImageError
 from .vision import geometry
 from .vision.config import DEFAULT, VisionConfig
 from .vision.constraints import decode_city
-from .vision.image_io import read_photo
+from .vision.image_io import decode_photo, is_large_jpeg, read_bytes
 from .vision.models import CityFinder, TileClassifier
 
 ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
@@ -63,6 +63,10 @@ class PhotoReader:
         to centre the corners on the tiles.
         """
         cfg = self.config
+        factor = -(-max(image.shape[:2]) // cfg.work_px)
+        if factor > 1:  # every look works on one shrunk copy; cells still come from full size
+            small = geometry.shrink(image, factor)
+            return ((self.find_city(small) + 0.5) * factor - 0.5).astype(np.float32)
         box = None
         quad = None
         for _ in range(2):
@@ -115,14 +119,25 @@ class PhotoReader:
 
     # --- the whole reading ----------------------------------------------------------------
 
-    def read(self, image: np.ndarray, corners: np.ndarray | None = None) -> Reading:
-        """Read a decoded photo; ``corners`` (4, 2) skips detection (the player tapped them)."""
+    def read(self, image: np.ndarray, corners: np.ndarray | None = None,
+             full_size=None) -> Reading:
+        """Read a decoded photo; ``corners`` (4, 2) skips detection (the player tapped them).
+
+        full_size : for a photo decoded at half size, a function returning it at full size,
+        called only when the city is too small in the half-size image for its cells. The
+        corners are then given in full-size pixels either way.
+        """
         cfg = self.config
         t0 = time.perf_counter()
         if corners is None:
             quad = self.find_city(image)
         else:
             quad = geometry.order_clockwise(np.asarray(corners, np.float32))
+        edge = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)) / 4
+        to_full = (lambda q: (q + 0.5) * 2 - 0.5) if full_size is not None else (lambda q: q)
+        if full_size is not None and edge < cfg.cell_px:  # cells need cell_px of source
+            image, quad = full_size(), to_full(quad)
+            to_full = lambda q: q  # noqa: E731
         t1 = time.perf_counter()
         warped = geometry.warp_city(image, quad, cfg)
         k, probs = self.read_cells(warped)
@@ -142,18 +157,25 @@ class PhotoReader:
         return Reading(
             grid=[[BUILDINGS[i] for i in row] for row in chosen],
             confidence=np.round(confidence, 4).tolist(),
-            corners=np.roll(quad, k, axis=0),
+            corners=to_full(np.roll(quad, k, axis=0)).astype(np.float32),
             warped=np.ascontiguousarray(np.rot90(warped, -k)),
             duplex=duplex,
             timing_ms={"detect": (t1 - t0) * 1000, "classify": (t2 - t1) * 1000},
         )
 
     def read_file(self, path: str) -> Reading:
-        """Decode and read a photo file, with decode time included in ``timing_ms``."""
+        """Decode and read a photo file, with decode time included in ``timing_ms``.
+
+        A large JPEG is decoded at half size first (enough for the cells of any city that
+        fills a fair part of the frame); the full size is decoded only when it is not.
+        """
         t0 = time.perf_counter()
-        image = read_photo(path, self.config)
+        data = read_bytes(path, self.config)
+        half = is_large_jpeg(data, self.config)
+        image = decode_photo(data, self.config, reduce=2 if half else 1)
         decode = (time.perf_counter() - t0) * 1000
-        reading = self.read(image)
+        full = (lambda: decode_photo(data, self.config)) if half else None
+        reading = self.read(image, full_size=full)
         reading.timing_ms = {"decode": decode, **reading.timing_ms}
         reading.timing_ms["total"] = (time.perf_counter() - t0) * 1000
         reading.timing_ms = {k: round(v, 1) for k, v in reading.timing_ms.items()}

@@ -11,6 +11,8 @@ class VisionConfig:
 
     max_pixels: int = 50_000_000  # refuse larger images before decoding them
     max_bytes: int = 40_000_000
+    reduced_decode_pixels: int = 6_000_000  # JPEGs this large are first decoded at half size
+    work_px: int = 1024  # finding the city works on the photo shrunk to this size
     finder_px: int = 128  # side of the city-finder's square input
     finder_min_area: float = 0.02  # smallest city, as a share of the finder's input
     finder_threshold: float = 0.5

@@ -83,6 +83,17 @@ def warp_size(config: VisionConfig = DEFAULT) -> tuple[int, int]:
     return SIZE * config.cell_px + 2 * pad, pad
 
 
+def shrink(image: np.ndarray, factor: int) -> np.ndarray:
+    """Area-average by an integer factor (OpenCV's fast path); drops the last odd pixels.
+
+    A point p in the image is at (p + 0.5) / factor - 0.5 in the result.
+    """
+    if factor <= 1:
+        return image
+    h, w = image.shape[0] // factor, image.shape[1] // factor
+    return cv2.resize(image[:h * factor, :w * factor], (w, h), interpolation=cv2.INTER_AREA)
+
+
 def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray:
     """Warp the quadrilateral ``corners`` of the image onto ``target`` in a (size, size) view.
 
@@ -92,18 +103,21 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: 
     corners = np.asarray(corners, np.float32)
     edge = max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))
     target_edge = max(np.linalg.norm(target - np.roll(target, 1, axis=0), axis=1))
-    scale = min(1.0, 1.5 * target_edge / max(edge, 1.0))
+    scale = 1.5 * target_edge / max(edge, 1.0)
     if scale < 0.75:
         h, w = image.shape[:2]
         grow = (corners.max(0) - corners.min(0)) * 0.35 + 4
         x0, y0 = np.maximum(corners.min(0) - grow, 0).astype(int)
         x1, y1 = np.minimum(corners.max(0) + grow, (w, h)).astype(int)
-        if x1 > x0 and y1 > y0:
-            region = image[y0:y1, x0:x1]
-            shrunk = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
-            image = cv2.resize(region, shrunk, interpolation=cv2.INTER_AREA)
-            factor = np.array(shrunk, np.float32) / (x1 - x0, y1 - y0)
-            corners = (corners - (x0, y0) + 0.5) * factor - 0.5
+        step = max(1, min(int(1 / scale), x1 - x0, y1 - y0))
+        image = shrink(image[y0:y1, x0:x1], step)  # a fast integer step first
+        corners = (corners - (x0, y0) + 0.5) / step - 0.5
+        rest = scale * step
+        if rest < 0.75:  # then area averaging on what is left, now small
+            dims = (max(1, round(image.shape[1] * rest)), max(1, round(image.shape[0] * rest)))
+            ratio = (dims[0] / image.shape[1], dims[1] / image.shape[0])
+            image = cv2.resize(image, dims, interpolation=cv2.INTER_AREA)
+            corners = (corners + 0.5) * ratio - 0.5
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), np.asarray(target, np.float32))
     return cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
