@@ -189,7 +189,7 @@ def reading_json(reading: Reading) -> dict:
         "corners": np.round(reading.corners, 1).tolist(),
         "duplex": reading.duplex,
         "uncertain": reading.uncertain(),
-        "timing_ms": reading.timing_ms,
+        "timing_ms": {k: round(v, 1) for k, v in reading.timing_ms.items()},
     }
 
 

@@ -56,3 +56,16 @@ def test_a_tampered_model_is_refused(tmp_path):
         TileClassifier(tmp_path)
     with pytest.raises(ModelError, match="not found"):
         TileClassifier(tmp_path / "missing")
+
+
+def test_reading_a_photo_never_imports_torch():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from scorer.reading import read_table;"
+        f"read_table([{str(photo(CASES[0]))!r}]);"
+        "print('torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

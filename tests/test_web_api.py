@@ -185,3 +185,15 @@ def test_pages_render(client):
     assert b"New table" in client.get("/").data
     assert client.get(f"/tables/{table['id']}").status_code == 200
     assert client.get("/tables/12345").status_code == 404
+
+
+def test_a_bug_is_a_plain_json_message_not_a_stack_trace(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path)})
+
+    @app.get("/api/boom")
+    def boom():
+        raise RuntimeError("bug")
+
+    response = app.test_client().get("/api/boom")
+    assert response.status_code == 500
+    assert "tables are safe" in response.json["error"] and "Traceback" not in response.text

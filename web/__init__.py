@@ -42,6 +42,17 @@ def create_app(test_config: dict | None = None) -> Flask:
             return jsonify(error=message), error.code
         return error
 
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        """A bug, not a user mistake: logged in full, answered with a plain message."""
+        if isinstance(error, HTTPException):
+            return http_error(error)
+        app.logger.exception("unexpected error on %s", request.path)
+        message = "something went wrong on the server; your tables are safe, please try again"
+        if request.path.startswith("/api/"):
+            return jsonify(error=message), 500
+        return message, 500
+
     return app
 
 
