@@ -44,6 +44,36 @@ function cityTitle(index) {
   return `City ${index + 1}${solo ? " · Automaville" : ""} · ${builders(index).join(" & ")}`;
 }
 
+// --- the table seen from above: seats around a circle, each city between its builders ----
+
+function seatingDiagram() {
+  const p = table.players;
+  const seats = p.length === 1 ? [p[0], "Automartin", "Automanon"] : p;
+  const n = seats.length;
+  const at = (angle, r) => [100 + r * Math.cos(angle), 100 + r * Math.sin(angle)];
+  const seatAngle = (i) => -Math.PI / 2 + (2 * Math.PI * i) / n;
+  // Two players: each builds a city on either side of their own seat.
+  const cityAngle = (i) => (n === 2
+    ? seatAngle(Math.floor(i / 2)) + (i % 2 ? 0.6 : -0.6)
+    : seatAngle(i) + Math.PI / n);
+  const svg = [`<svg viewBox="0 0 200 200" class="seating" role="img" aria-label="seating">`,
+    `<circle cx="100" cy="100" r="62" fill="#6b4a33"/>`];
+  seats.forEach((name, i) => {
+    const [x, y] = at(seatAngle(i), 86);
+    svg.push(`<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="middle" class="seat">${name.replace(/[<&>]/g, "")}</text>`);
+  });
+  table.cities.forEach((city, i) => {
+    const [x, y] = at(cityAngle(i), 45);
+    const scored = table.scores.cities[i];
+    svg.push(`<a href="#city-${i + 1}"><rect x="${x - 17}" y="${y - 17}" width="34" height="34" rx="4" class="${scored ? "read" : "empty"}"/>`,
+      `<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="middle" class="city-label">${scored ? scored.scores.total + (scored.modifier || 0) : i + 1}</text></a>`);
+  });
+  svg.push("</svg>");
+  const box = el("div", { className: "seating-wrap" });
+  box.innerHTML = svg.join("");
+  return box;
+}
+
 // --- shrinking and uploading photos -------------------------------------------------------
 
 async function shrink(file) {
@@ -160,7 +190,7 @@ function cornerPicker(index) {
 }
 
 function cityCard(city, index) {
-  const card = el("section", { className: "card city" });
+  const card = el("section", { className: "card city", id: `city-${index + 1}` });
   card.dataset.city = index + 1;
   card.append(el("h2", { textContent: cityTitle(index) }));
   const scores = table.scores.cities[index];
@@ -277,6 +307,7 @@ function render() {
   $("table-name").textContent = table.name;
   const variant = { 1: "solo against Automaville", 2: "two-player variant" }[table.players.length] || `${table.players.length} players`;
   $("seating").textContent = `${variant}, seated clockwise: ${table.players.join(", ")}` + (table.players.length === 1 ? ` · difficulty ${table.difficulty}` : "");
+  $("seating-diagram").replaceChildren(seatingDiagram());
   const cities = $("cities");
   cities.replaceChildren(...table.cities.map(cityCard));
   $("scoreboard").replaceChildren(scoreboard());
