@@ -101,7 +101,11 @@ class PhotoReader:
         refined = geometry.order_clockwise(geometry.apply_matrix(found, to_image))
         # keep the labelling of the corners: the one nearest the old top-left stays first
         start = int(np.argmin(np.linalg.norm(refined - quad[0], axis=1)))
-        return np.roll(refined, -start, axis=0)
+        refined = np.roll(refined, -start, axis=0)
+        cell = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean() / 4
+        if np.linalg.norm(refined - quad, axis=1).max() > self.config.refine_max_shift * cell:
+            return quad  # a refinement only nudges; a big jump means the view misled it
+        return refined
 
     def read_cells(self, warped: np.ndarray) -> tuple[int, np.ndarray]:
         """Which way is up (quarter turns k) and the building probabilities of the upright grid.

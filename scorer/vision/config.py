@@ -18,6 +18,7 @@ class VisionConfig:
     finder_threshold: float = 0.5
     refine_expand: float = 1.25  # second look: box around the first quad, this much larger
     rectified_looks: int = 2  # then looks at the city warped square, to centre the corners
+    refine_max_shift: float = 1 / 3  # ... each moving a corner by at most this many cells
     cell_px: int = 96  # side of one cell in the warped city
     tile_margin: float = 0.2  # tile crop: the cell plus this share of a cell on each side
     tile_input: int = 64
