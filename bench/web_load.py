@@ -103,11 +103,11 @@ def main() -> int:
                 else:
                     call = ("GET", f"/api/tables/{table}", None, None)
                 t0 = time.perf_counter()
-                status, _ = request(base, *call[:2], body=call[2], photo=call[3])
+                status, reply = request(base, *call[:2], body=call[2], photo=call[3])
                 with lock:
                     latencies.append(time.perf_counter() - t0)
                     if status >= 400:
-                        errors.append((status, call[1]))
+                        errors.append((status, call[0], call[1], reply[:200]))
 
         threads = [threading.Thread(target=client, args=(k,)) for k in range(args.clients)]
         for t in threads:
@@ -119,6 +119,8 @@ def main() -> int:
               f"({len(ms) / args.seconds:.0f}/s), errors {len(errors)}, "
               f"median {statistics.median(ms):.0f} ms, "
               f"p95 {ms[int(0.95 * len(ms))]:.0f} ms, max {ms[-1]:.0f} ms")
+        for error in errors[:5]:
+            print("  error:", *error)
         print(f"server memory (RSS): {rss_before:.0f} MB before the load, "
               f"{rss_mb(server.pid):.0f} MB after; {os.cpu_count()} cores")
         return 1 if errors else 0

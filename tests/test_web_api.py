@@ -197,3 +197,32 @@ def test_a_bug_is_a_plain_json_message_not_a_stack_trace(tmp_path):
     response = app.test_client().get("/api/boom")
     assert response.status_code == 500
     assert "tables are safe" in response.json["error"] and "Traceback" not in response.text
+
+
+def test_concurrent_corrections_are_all_kept(app):
+    from concurrent.futures import ThreadPoolExecutor
+
+    client = app.test_client()
+    table = new_table(client)
+    client.put(f"/api/tables/{table['id']}/cities/1/grid", json={"grid": GRID})
+
+    def correct(cell):
+        row, col = divmod(cell, 4)
+        return app.test_client().put(
+            f"/api/tables/{table['id']}/cities/1/cells/{row + 1}/{col + 1}",
+            json={"building": "tavern-bed"}).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        assert set(pool.map(correct, range(16))) == {200}
+    grid = client.get(f"/api/tables/{table['id']}").json["cities"][0]["grid"]
+    assert grid == [["tavern-bed"] * 4] * 4  # no correction lost to another
+
+
+def test_correction_survives_an_unreadable_warped_image(app, client):
+    table = new_table(client)
+    upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
+    store = app.extensions["store"]
+    store.image_path(table["id"], "city0-warped.jpg").write_bytes(b"\xff\xd8 half a file")
+    response = client.put(f"/api/tables/{table['id']}/cities/1/cells/1/1", json={"building": "shop"})
+    assert response.status_code == 200
+    assert store.corrections()[-1]["image"] is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import threading
+import uuid
 
 import cv2
 import numpy as np
@@ -71,7 +72,7 @@ def store_photo(store: Store, table_id: int, index: int, data: bytes) -> np.ndar
     scale = STORED_SIDE / max(image.shape[:2])
     if scale < 1:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    store.image_path(table_id, f"city{index}-photo.jpg").write_bytes(_encode_jpeg(image))
+    store.write_image(table_id, f"city{index}-photo.jpg", _encode_jpeg(image))
     return image
 
 
@@ -95,7 +96,7 @@ def read_stored_photo(store: Store, reader, table_id: int, index: int, image: np
     from scorer.reading import reading_json
 
     reading = reader.read(image, corners)
-    store.image_path(table_id, f"city{index}-warped.jpg").write_bytes(_encode_jpeg(reading.warped))
+    store.write_image(table_id, f"city{index}-warped.jpg", _encode_jpeg(reading.warped))
     details = reading_json(reading)
     details["model_grid"] = reading.grid
     details["photo_size"] = [int(image.shape[1]), int(image.shape[0])]
@@ -106,18 +107,17 @@ def read_stored_photo(store: Store, reader, table_id: int, index: int, image: np
 def correct_cell(store: Store, table: dict, index: int, row: int, col: int, building: str) -> None:
     """Change one cell and keep the correction, with the cell's image, for retraining."""
     city = table["cities"][index]
-    grid = city["grid"] or [[None] * 4 for _ in range(4)]
-    guess = grid[row][col]
     image_name = None
     warped_path = store.image_path(table["id"], f"city{index}-warped.jpg")
-    if city["photo"] and warped_path.is_file():
-        warped = cv2.imread(str(warped_path), cv2.IMREAD_COLOR)
+    warped = cv2.imread(str(warped_path), cv2.IMREAD_COLOR) if city["photo"] else None
+    if warped is not None:
         x0, y0, x1, y1 = geometry.cell_box(len(warped), row, col, -0.1, 1.1)
-        image_name = f"images/{table['id']}/cell-{index}-{row}-{col}-{len(store.corrections())}.png"
-        cv2.imwrite(str(store.folder / image_name), warped[max(y0, 0):y1, max(x0, 0):x1])
-    grid[row][col] = building
+        ok, png = cv2.imencode(".png", warped[max(y0, 0):y1, max(x0, 0):x1])
+        name = f"cell-{index + 1}-{row + 1}-{col + 1}-{uuid.uuid4().hex[:8]}.png"
+        path = store.write_image(table["id"], name, png.tobytes())
+        image_name = str(path.relative_to(store.folder))
+    guess = store.set_cell(table["id"], index, row, col, building)
     store.add_correction(table["id"], index, row, col, guess, building, image_name)
-    store.save_city(table["id"], index, grid)
 
 
 def is_complete(grid) -> bool:

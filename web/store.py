@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SCHEMA = """
@@ -45,20 +49,46 @@ class Store:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / "btc.sqlite3"
-        with self._db() as db:
-            db.executescript(SCHEMA)
-
-    def _db(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30)
+        try:
+            db.executescript(SCHEMA)
+        finally:
+            db.close()
+
+    @contextmanager
+    def _db(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """One transaction on a fresh connection: committed on success, rolled back on error.
+
+        Writers take the lock up front (BEGIN IMMEDIATE), so a read-modify-write cannot lose
+        a concurrent update; readers do not block anyone (WAL).
+        """
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         db.row_factory = sqlite3.Row
-        db.execute("PRAGMA foreign_keys = ON")
-        db.execute("PRAGMA journal_mode = WAL")
-        return db
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            yield db
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            db.close()
 
     def image_path(self, table_id: int, name: str) -> Path:
         folder = self.folder / "images" / str(table_id)
         folder.mkdir(parents=True, exist_ok=True)
         return folder / name
+
+    def write_image(self, table_id: int, name: str, data: bytes) -> Path:
+        """Write an image file atomically: readers see the old file or the new, never half."""
+        path = self.image_path(table_id, name)
+        temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+        return path
 
     # --- tables ---------------------------------------------------------------------------
 
@@ -74,12 +104,12 @@ class Store:
         return table_id
 
     def list_tables(self) -> list[dict]:
-        with self._db() as db:
+        with self._db(write=False) as db:
             rows = db.execute("SELECT * FROM tables ORDER BY updated DESC").fetchall()
         return [self._table_row(r) for r in rows]
 
     def get_table(self, table_id: int) -> dict | None:
-        with self._db() as db:
+        with self._db(write=False) as db:
             row = db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
@@ -125,6 +155,18 @@ class Store:
                            (int(photo), table_id, index))
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
 
+    def set_cell(self, table_id: int, index: int, row: int, col: int, building: str) -> str | None:
+        """Change one cell in one transaction (no lost update); returns what it was."""
+        with self._db() as db:
+            stored = db.execute("SELECT grid FROM cities WHERE table_id = ? AND idx = ?",
+                                (table_id, index)).fetchone()["grid"]
+            grid = json.loads(stored) if stored else [[None] * 4 for _ in range(4)]
+            before, grid[row][col] = grid[row][col], building
+            db.execute("UPDATE cities SET grid = ? WHERE table_id = ? AND idx = ?",
+                       (json.dumps(grid), table_id, index))
+            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
+        return before
+
     def add_correction(self, table_id: int, city: int, row: int, col: int, guess: str | None,
                        building: str, image: str | None) -> None:
         with self._db() as db:
@@ -134,6 +176,6 @@ class Store:
                 (table_id, city, row, col, guess, building, image, time.time()))
 
     def corrections(self) -> list[dict]:
-        with self._db() as db:
+        with self._db(write=False) as db:
             rows = db.execute("SELECT * FROM corrections ORDER BY id").fetchall()
         return [dict(r) for r in rows]
