@@ -81,7 +81,7 @@ def main() -> int:
     print(f"  read + score (decode included)     {full:8.1f} ms")
     print(f"  ratio read+score / decode          {full / decode:8.2f} x")
     print(f"  of which: half-size JPEG decode    {half:8.1f} ms (OpenCV reduced decoding)")
-    print(f"  find the city (four looks, 1008px) {find:8.1f} ms")
+    print(f"  find the city (all looks, 1008 px) {find:8.1f} ms")
     print(f"  classify 16 cells (one batch)      {classify:8.1f} ms")
     for name in ("tiles", "city_finder"):
         megabytes = os.path.getsize(MODEL_DIR / f"{name}.onnx") / 1e6

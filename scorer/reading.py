@@ -56,17 +56,24 @@ class PhotoReader:
     # --- stages ---------------------------------------------------------------------------
 
     def find_city(self, image: np.ndarray) -> np.ndarray:
-        """The city's corners, clockwise from the top left of the photo: (4, 2) float32.
+        """The city's corners, clockwise from the top left of the photo: (4, 2) float32."""
+        return self.city_candidates(image)[0]
+
+    def city_candidates(self, image: np.ndarray) -> list[np.ndarray]:
+        """Corner estimates, best first, each (4, 2) float32 clockwise from the top left.
 
         A first look at the whole photo, a second, closer look around what it found, then
         looks at the city warped square (where perspective no longer squeezes the far side)
-        to centre the corners on the tiles.
+        to centre the corners on the tiles. The best estimate lets those looks only nudge
+        the corners; the others, tried when the best cannot be read, let them move freely,
+        or skip them.
         """
         cfg = self.config
         factor = -(-max(image.shape[:2]) // cfg.work_px)
         if factor > 1:  # every look works on one shrunk copy; cells still come from full size
             small = geometry.shrink(image, factor)
-            return ((self.find_city(small) + 0.5) * factor - 0.5).astype(np.float32)
+            return [((q + 0.5) * factor - 0.5).astype(np.float32)
+                    for q in self.city_candidates(small)]
         box = None
         quad = None
         for _ in range(2):
@@ -80,16 +87,25 @@ class PhotoReader:
             centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * cfg.refine_expand
             box = np.array([centre - half, centre + half])
         quad = geometry.order_clockwise(quad)
+        nudged, free = quad, quad
         for _ in range(cfg.rectified_looks):
-            quad = self._rectified_look(image, quad)
-        return quad
+            nudged = self._rectified_look(image, nudged, cfg.refine_max_shift)
+            free = self._rectified_look(image, free, np.inf)
+        candidates = [nudged]
+        for other in (free, quad):
+            if all(np.abs(other - c).max() > 0.5 for c in candidates):
+                candidates.append(other)
+        return candidates
 
     def _segment(self, view: np.ndarray, min_area: float) -> np.ndarray | None:
         mask = self.finder.predict(view[None])[0] > self.config.finder_threshold
         return geometry.quad_from_mask(mask, min_area)
 
-    def _rectified_look(self, image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-        """Refine corners on a view where the current quad is warped to a centred square."""
+    def _rectified_look(self, image: np.ndarray, quad: np.ndarray, max_shift: float) -> np.ndarray:
+        """Refine corners on a view where the current quad is warped to a centred square.
+
+        A corner may move by at most ``max_shift`` cells, else the quad is kept.
+        """
         size = self.config.finder_px
         offset = size * (1 - 1 / self.config.refine_expand) / 2
         target = geometry.square(offset, size - 2 * offset)
@@ -103,8 +119,8 @@ class PhotoReader:
         start = int(np.argmin(np.linalg.norm(refined - quad[0], axis=1)))
         refined = np.roll(refined, -start, axis=0)
         cell = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean() / 4
-        if np.linalg.norm(refined - quad, axis=1).max() > self.config.refine_max_shift * cell:
-            return quad  # a refinement only nudges; a big jump means the view misled it
+        if np.linalg.norm(refined - quad, axis=1).max() > max_shift * cell:
+            return quad  # a refinement only nudges; a big jump may mean the view misled it
         return refined
 
     def read_cells(self, warped: np.ndarray) -> tuple[int, np.ndarray]:
@@ -134,25 +150,28 @@ class PhotoReader:
         cfg = self.config
         t0 = time.perf_counter()
         if corners is None:
-            quad = self.find_city(image)
+            candidates = self.city_candidates(image)
         else:
-            quad = geometry.order_clockwise(np.asarray(corners, np.float32))
-        edge = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)) / 4
+            candidates = [geometry.order_clockwise(np.asarray(corners, np.float32))]
         to_full = (lambda q: (q + 0.5) * 2 - 0.5) if full_size is not None else (lambda q: q)
+        edge = min(np.linalg.norm(candidates[0] - np.roll(candidates[0], 1, axis=0), axis=1)) / 4
         if full_size is not None and edge < cfg.cell_px:  # cells need cell_px of source
-            image, quad = full_size(), to_full(quad)
+            image, candidates = full_size(), [to_full(q) for q in candidates]
             to_full = lambda q: q  # noqa: E731
         t1 = time.perf_counter()
-        warped = geometry.warp_city(image, quad, cfg)
-        k, probs = self.read_cells(warped)
         labels = self.classifier.labels
-        empty = probs[..., labels.index("empty")]
-        if empty.max() > cfg.empty_limit:
-            r, c = np.unravel_index(int(empty.argmax()), empty.shape)
-            raise GridNotFound(
-                f"the city could not be read: cell row {r + 1}, column {c + 1} does not look "
-                f"like a tile; {ADVICE}"
-            )
+        for attempt, quad in enumerate(candidates):
+            warped = geometry.warp_city(image, quad, cfg)
+            k, probs = self.read_cells(warped)
+            empty = probs[..., labels.index("empty")]
+            if empty.max() <= cfg.empty_limit:
+                break
+            if attempt == len(candidates) - 1:
+                r, c = np.unravel_index(int(empty.argmax()), empty.shape)
+                raise GridNotFound(
+                    f"the city could not be read: cell row {r + 1}, column {c + 1} does not "
+                    f"look like a tile; {ADVICE}"
+                )
         building = probs[..., [labels.index(b) for b in BUILDINGS]]
         building = building / building.sum(axis=-1, keepdims=True)
         chosen, duplex = decode_city(building)
