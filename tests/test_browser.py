@@ -100,7 +100,7 @@ def test_four_player_table_from_photos(server, browser):
     page.wait_for_selector(".winner")
     assert cell_labels(page, 1)[0][0] == SHORT[new]
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.screenshot(path=str(SHOTS / "laptop-table.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "laptop-table.jpg"), full_page=True, type="jpeg", quality=70)
     page.goto(server)
     assert page.locator(".tables li").count() == 1
     page.close()
