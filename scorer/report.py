@@ -48,6 +48,10 @@ def format_city_block(index: int, city: dict, label: str = "") -> list[str]:
     if city.get("modifier"):
         lines.append(f"  {'difficulty':<10}{city['modifier']:>+4}")
     lines.append(f"  {'total':<10}{city['scores']['total'] + city.get('modifier', 0):>4}")
+    if city.get("uncertain"):
+        doubtful = [f"{_cells([cell])} ({city['confidence'][cell[0]][cell[1]]:.0%} sure)"
+                    for cell in city["uncertain"]]
+        lines.append(f"  check: {', '.join(doubtful)} (read with low confidence)")
     return lines
 
 

@@ -66,3 +66,15 @@ def test_malformed_city_is_one_line_exit_2(tmp_path, content, message):
 def test_wrong_number_of_cities_for_players(capsys):
     assert main(["score-grid", *TABLE, "--players", "Ann,Ben"]) == 2
     assert "2 player(s) build 4 cities" in capsys.readouterr().err
+
+
+def test_scoreboard_names_cells_to_check():
+    from helpers import city
+
+    from scorer.report import format_scoreboard
+    from scorer.table import Table, score_table
+
+    result = score_table(Table((city("S S S S / S S S S / S S S S / S S S S"),)))
+    result["cities"][0]["uncertain"] = [[1, 2]]
+    result["cities"][0]["confidence"] = [[1.0] * 4, [1.0, 1.0, 0.45, 1.0], [1.0] * 4, [1.0] * 4]
+    assert "check: r2c3 (45% sure)" in format_scoreboard(result)
