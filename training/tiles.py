@@ -101,7 +101,6 @@ def _icon(img: np.ndarray, building: str, x: int, y: int, s: int) -> None:
             cv2.rectangle(img, (c[0] - u, c[1]), (c[0] + u + u // 2, c[1] + u // 2), WHITE, -1)
             cv2.circle(img, (c[0] - u // 3, c[1] - u // 4), u // 3, WHITE, -1)
         return
-    radius = s // 6
     cv2.rectangle(img, (x, y), (x + s, y + s), badge, -1)
     cv2.rectangle(img, (x, y), (x + s, y + s), WHITE, max(1, t // 2))
     u = s // 4
@@ -130,7 +129,6 @@ def _icon(img: np.ndarray, building: str, x: int, y: int, s: int) -> None:
         cv2.line(img, (c[0] - u, c[1] + u // 3), (c[0] + u, c[1] + u // 3), badge, t)
         cv2.circle(img, (c[0] - u // 3, c[1] - u + u // 4), u // 3, WHITE, t)
         cv2.circle(img, (c[0] + u // 3, c[1] - u + u // 4), u // 3, WHITE, t)
-    del radius
 
 
 def _cobble(size: tuple[int, int], rng: np.random.Generator, base=(150, 145, 140)) -> np.ndarray:
