@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,11 @@ from .vision.image_io import decode_photo, is_large_jpeg, read_bytes
 from .vision.models import CityFinder, TileClassifier
 
 ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
+
+
+def _rescale(quad: np.ndarray, factor: float) -> np.ndarray:
+    """Points in an image shrunk by ``factor`` -> points in the original (pixel centres)."""
+    return ((np.asarray(quad) + 0.5) * factor - 0.5).astype(np.float32)
 
 
 @dataclass
@@ -57,23 +63,37 @@ class PhotoReader:
 
     def find_city(self, image: np.ndarray) -> np.ndarray:
         """The city's corners, clockwise from the top left of the photo: (4, 2) float32."""
-        return self.city_candidates(image)[0]
+        return next(self.city_candidates(image))
 
-    def city_candidates(self, image: np.ndarray) -> list[np.ndarray]:
+    def city_candidates(self, image: np.ndarray) -> Iterator[np.ndarray]:
         """Corner estimates, best first, each (4, 2) float32 clockwise from the top left.
 
         A first look at the whole photo, a second, closer look around what it found, then
         looks at the city warped square (where perspective no longer squeezes the far side)
         to centre the corners on the tiles. The best estimate lets those looks only nudge
-        the corners; the others, tried when the best cannot be read, let them move freely,
-        or skip them.
+        the corners; the others let them move freely, or skip them. They are computed only
+        when asked for, i.e. when the best estimate cannot be read.
         """
         cfg = self.config
-        factor = -(-max(image.shape[:2]) // cfg.work_px)
-        if factor > 1:  # every look works on one shrunk copy; cells still come from full size
-            small = geometry.shrink(image, factor)
-            return [((q + 0.5) * factor - 0.5).astype(np.float32)
-                    for q in self.city_candidates(small)]
+        factor = max(1, -(-max(image.shape[:2]) // cfg.work_px))
+        small = geometry.shrink(image, factor)  # every look works on one shrunk copy
+
+        quad = self._two_looks(small)
+        nudged = free = quad
+        for _ in range(cfg.rectified_looks):
+            nudged = self._rectified_look(small, nudged, cfg.refine_max_shift)
+        yield _rescale(nudged, factor)
+        for _ in range(cfg.rectified_looks):
+            free = self._rectified_look(small, free, np.inf)
+        tried = [nudged]
+        for other in (free, quad):
+            if all(np.abs(other - t).max() > 0.5 for t in tried):
+                tried.append(other)
+                yield _rescale(other, factor)
+
+    def _two_looks(self, image: np.ndarray) -> np.ndarray:
+        """The whole photo, then a closer look around what was found: (4, 2) float32."""
+        cfg = self.config
         box = None
         quad = None
         for _ in range(2):
@@ -86,16 +106,7 @@ class PhotoReader:
             quad = geometry.apply_matrix(found, back)
             centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * cfg.refine_expand
             box = np.array([centre - half, centre + half])
-        quad = geometry.order_clockwise(quad)
-        nudged, free = quad, quad
-        for _ in range(cfg.rectified_looks):
-            nudged = self._rectified_look(image, nudged, cfg.refine_max_shift)
-            free = self._rectified_look(image, free, np.inf)
-        candidates = [nudged]
-        for other in (free, quad):
-            if all(np.abs(other - c).max() > 0.5 for c in candidates):
-                candidates.append(other)
-        return candidates
+        return geometry.order_clockwise(quad)
 
     def _segment(self, view: np.ndarray, min_area: float) -> np.ndarray | None:
         mask = self.finder.predict(view[None])[0] > self.config.finder_threshold
@@ -152,26 +163,32 @@ class PhotoReader:
         if corners is None:
             candidates = self.city_candidates(image)
         else:
-            candidates = [geometry.order_clockwise(np.asarray(corners, np.float32))]
-        to_full = (lambda q: (q + 0.5) * 2 - 0.5) if full_size is not None else (lambda q: q)
-        edge = min(np.linalg.norm(candidates[0] - np.roll(candidates[0], 1, axis=0), axis=1)) / 4
+            candidates = iter([geometry.order_clockwise(np.asarray(corners, np.float32))])
+        quad = next(candidates)
+        # Candidates are in pixels of `image`; a half-size image is swapped for the full
+        # size when its cells are too small (lift 2), and reported corners are always in the
+        # photo's full-size pixels (out 2 while reading the half-size image).
+        lift, out = 1, 1 if full_size is None else 2
+        edge = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)) / 4
         if full_size is not None and edge < cfg.cell_px:  # cells need cell_px of source
-            image, candidates = full_size(), [to_full(q) for q in candidates]
-            to_full = lambda q: q  # noqa: E731
+            image, lift, out = full_size(), 2, 1
+            quad = _rescale(quad, lift)
         t1 = time.perf_counter()
         labels = self.classifier.labels
-        for attempt, quad in enumerate(candidates):
+        while True:
             warped = geometry.warp_city(image, quad, cfg)
             k, probs = self.read_cells(warped)
             empty = probs[..., labels.index("empty")]
             if empty.max() <= cfg.empty_limit:
                 break
-            if attempt == len(candidates) - 1:
+            quad = next(candidates, None)  # the next corner estimate, if there is one
+            if quad is None:
                 r, c = np.unravel_index(int(empty.argmax()), empty.shape)
                 raise GridNotFound(
                     f"the city could not be read: cell row {r + 1}, column {c + 1} does not "
                     f"look like a tile; {ADVICE}"
                 )
+            quad = _rescale(quad, lift)
         building = probs[..., [labels.index(b) for b in BUILDINGS]]
         building = building / building.sum(axis=-1, keepdims=True)
         chosen, duplex = decode_city(building)
@@ -180,7 +197,7 @@ class PhotoReader:
         return Reading(
             grid=[[BUILDINGS[i] for i in row] for row in chosen],
             confidence=np.round(confidence, 4).tolist(),
-            corners=to_full(np.roll(quad, k, axis=0)).astype(np.float32),
+            corners=_rescale(np.roll(quad, k, axis=0), out),
             warped=np.ascontiguousarray(np.rot90(warped, -k)),
             duplex=duplex,
             timing_ms={"detect": (t1 - t0) * 1000, "classify": (t2 - t1) * 1000},
