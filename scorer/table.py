@@ -22,6 +22,21 @@ AUTOMAS = ("Automartin", "Automanon")
 AUTOMAVILLE = 1  # index of Automaville among the solo game's three cities
 
 
+def cities_for(players: int) -> int:
+    """How many cities a table of this many players builds."""
+    return {1: 3, 2: 4}.get(players, players)
+
+
+def check_seating(players: tuple[str, ...], difficulty: int = 4) -> None:
+    """Refuse seatings the game does not have (TableError with a message for the player)."""
+    if len(players) > 7:
+        raise TableError("the game seats at most 7 players")
+    if len(set(players)) != len(players):
+        raise TableError("player names must be different")
+    if difficulty not in DIFFICULTY_MODIFIER:
+        raise TableError("the solo difficulty level is 1 to 7")
+
+
 @dataclass(frozen=True)
 class Table:
     """Cities in clockwise seating order, the players' names, and the solo difficulty."""
@@ -34,15 +49,9 @@ class Table:
         n, p = len(self.cities), len(self.players)
         if n == 0:
             raise TableError("a table needs at least one city")
-        if p > 7:
-            raise TableError("the game seats at most 7 players")
-        expected = {1: 3, 2: 4}.get(p, p)
-        if p and n != expected:
-            raise TableError(f"{p} player(s) build {expected} cities, but {n} were given")
-        if len(set(self.players)) != p:
-            raise TableError("player names must be different")
-        if self.difficulty not in DIFFICULTY_MODIFIER:
-            raise TableError("the solo difficulty level is 1 to 7")
+        check_seating(self.players, self.difficulty)
+        if p and n != cities_for(p):
+            raise TableError(f"{p} player(s) build {cities_for(p)} cities, but {n} were given")
 
     @property
     def seats(self) -> tuple[str, ...]:

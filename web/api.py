@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, sen
 
 from scorer.city import BUILDINGS
 from scorer.errors import GridNotFound, ScorerError, TableError
-from scorer.table import Table
+from scorer.table import check_seating, cities_for
 
 from . import service
 
@@ -70,8 +70,8 @@ def create_table():
     if not isinstance(difficulty, int):
         raise TableError("the solo difficulty level is 1 to 7")
     name = str(body.get("name") or "Game night").strip()[:80]
-    count = service.cities_for(len(players))
-    Table((None,) * count, tuple(players), difficulty)  # validates names and difficulty
+    check_seating(tuple(players), difficulty)
+    count = cities_for(len(players))
     table_id = _store().create_table(name, players, difficulty, count)
     return jsonify(_table_json(table_id)), 201
 

@@ -24,11 +24,6 @@ from .store import Store
 STORED_SIDE = 2000  # photos are kept at most this size (the browser already shrinks them)
 
 
-def cities_for(players: int) -> int:
-    """How many cities a table of this many players builds."""
-    return {1: 3, 2: 4}.get(players, players)
-
-
 class LazyReader:
     """One PhotoReader per process, made on first use (tests of typed-in cities never load it)."""
 
