@@ -18,7 +18,7 @@ from scorer.city import BUILDINGS
 from scorer.vision import geometry
 from scorer.vision.config import DEFAULT
 
-from .render import TIERS, random_layout, render_scene
+from .render import random_layout, render_scene
 from .tiles import drawn_faces, real_faces
 
 LABELS = [*BUILDINGS, "empty"]
@@ -132,6 +132,3 @@ def build(kind: str, seed: int, count: int, art: str = "mixed", processes: int =
         np.savez(cache, **samples)
     return samples
 
-
-def tier_names() -> list[str]:
-    return list(TIERS)

@@ -22,6 +22,7 @@ from torch import nn
 from scorer.vision.config import DEFAULT
 
 from . import data
+from .render import TIERS
 
 BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
     "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10},
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         "parameters": sum(p.numel() for p in tile_net.parameters()),
         "recipe": recipe,
         "data": {"scenes": budget["cls_scenes"], "crops": len(cls["tile"]),
-                 "art": "70 % real artwork, 30 % drawn tiles", "tiers": data.tier_names()},
+                 "art": "70 % real artwork, 30 % drawn tiles", "tiers": list(TIERS)},
         "accuracy_held_out_crops": crop_accuracy(tile_net, held),
     })
 
