@@ -81,9 +81,9 @@ def to_srgb(linear: np.ndarray) -> np.ndarray:
     return _SRGB_LUT[np.clip(linear * 4095 + 0.5, 0, 4095).astype(np.int32)]
 
 
-def rgb(*hex_or_255) -> np.ndarray:
+def rgb(*components) -> np.ndarray:
     """An sRGB colour from 0..255 components: (3,) float32 in [0, 1]."""
-    return np.array(hex_or_255, np.float32) / 255
+    return np.array(components, np.float32) / 255
 
 
 def _lobe(lam, mu, s1, s2):
@@ -468,7 +468,8 @@ def printed_tavern(kind: str) -> np.ndarray:
     edge[:2] = edge[-2:] = 0.5
     region = out[y0:y1, x0:x1]
     region += (picture - region) * edge[..., None]
-    alpha = _diamond_alpha(face.shape[0], *_tavern_diamond(face)[:2], _tavern_diamond(face)[2] + DIAMOND_PAD)
+    cx, cy, half = _tavern_diamond(face)
+    alpha = _diamond_alpha(face.shape[0], cx, cy, half + DIAMOND_PAD)
     out += (face.astype(np.float32) / 255 - out) * alpha[..., None]
     return np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)
 
@@ -1576,7 +1577,7 @@ def _paint_picture(canvas, picture, quad, normal, gloss, shiny, layer):
     canvas.paint(roi, warped[..., 3], warped[..., :3], normal, gloss, shiny, layer)
 
 
-def _rounded_picture(face, w_mm, h_mm, radius, bevel, scale) -> np.ndarray:
+def _rounded_picture(face, w_mm, radius, bevel, scale) -> np.ndarray:
     """A face (fh, fw, 3|4) shrunk by scale with rounded corners and a worn rim: (h, w, 4) float32."""
     fh, fw = face.shape[:2]
     if scale < 1:
@@ -1621,7 +1622,7 @@ def _draw_box(canvas, cam, box):
     scale = min(1.0, math.ceil(24 * max(sx, sy)) / 16)  # 1.5 x what the photo needs, in steps
     key = (id(box.face), box.w, box.h, box.radius, box.bevel, scale)
     if key not in canvas.pictures:
-        canvas.pictures[key] = _rounded_picture(box.face, box.w, box.h, box.radius, box.bevel, scale)
+        canvas.pictures[key] = _rounded_picture(box.face, box.w, box.radius, box.bevel, scale)
     picture = canvas.pictures[key]
     _paint_picture(canvas, picture, top, box.normal, box.gloss, box.shiny, layer)
 
@@ -2140,7 +2141,7 @@ def _lighting(rng, level, cam) -> dict:
     }
 
 
-def _shadows(rng, canvas, cam, things, light, ground, ppm) -> dict:
+def _shadows(canvas, cam, things, light, ground, ppm) -> dict:
     """Soft masks (H, W) float32 in [0, 1]: shadows of low things ("low", falling on the table),
     of tall things ("high", falling on everything lower) from the key light, and the ambient
     occlusion around everything's foot ("ao")."""
@@ -2427,7 +2428,7 @@ def render(
     lighting = _lighting(rng, level, cam)
     focus_depth = float(cam.project([[0.0, 0.0, THICK_MM]])[1][0])
     ppm = cam.f / focus_depth
-    shadows = _shadows(rng, canvas, cam, scene, lighting["lights"][lighting["key"]], table["ground"], ppm)
+    shadows = _shadows(canvas, cam, scene, lighting["lights"][lighting["key"]], table["ground"], ppm)
     hand = _hand(rng, canvas.shape) if rng.random() < (0.05, 0.2, 0.35)[level] else None
     radiance = _shade(canvas, cam, table, lighting, shadows, hand, level)
     linear = _optics(rng, radiance, table["depth"], cam, level, focus_depth, LENSES[info["lens"]][2], info)
