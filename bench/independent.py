@@ -1,6 +1,6 @@
 """The reader on photos from an independent renderer (bench/independent_photos.py).
 
-    python bench/independent.py [--per-cell 5] [--seed 777] [--workers 2] [--save DIR] [--json FILE]
+    python bench/independent.py [--per-cell 5] [--seed 777] [--workers 2] [--save DIR] [--json FILE] [--models DIR]
 
 Renders --per-cell photos for every table family x tier with the game's artwork, plus a
 "printed" set (taverns with pictures of their own, a print look) of half as many per family x
@@ -65,12 +65,12 @@ def jobs(per_cell: int, seed: int) -> list[dict]:
     return out
 
 
-def _start(save_dir):
+def _start(save_dir, model_dir):
     global _reader, _save
     from scorer.reading import PhotoReader
 
     cv2.setNumThreads(1)
-    _reader, _save = PhotoReader(), save_dir
+    _reader, _save = PhotoReader(model_dir), save_dir
 
 
 def corner_error(found, truth) -> tuple[float, int]:
@@ -155,12 +155,12 @@ def table(title: str, rows: dict) -> str:
     return "\n".join(lines)
 
 
-def _models() -> str:
+def _models(model_dir=None) -> str:
     from scorer.vision.models import MODEL_DIR
 
     return ", ".join(
         f"{p.name} {hashlib.sha256(p.read_bytes()).hexdigest()[:10]}"
-        for p in sorted(Path(MODEL_DIR).glob("*.onnx"))
+        for p in sorted(Path(model_dir or MODEL_DIR).glob("*.onnx"))
     )
 
 
@@ -173,6 +173,7 @@ def main(argv=None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes rendering and reading")
     parser.add_argument("--save", type=Path, help="write every photo (JPEG) and its truth and reading (JSON)")
     parser.add_argument("--json", type=Path, help="write the figures and every photo's result")
+    parser.add_argument("--models", type=Path, help="folder of the models to measure (default: the shipped ones)")
     args = parser.parse_args(argv)
     todo = jobs(args.per_cell, args.seed)
     counts = defaultdict(int)
@@ -191,13 +192,13 @@ def main(argv=None) -> None:
             for t, ((lo, hi), tilt, _) in TIERS.items()
         )
     )
-    print(f"photos {SIZE[0]}x{SIZE[1]} (every third upright), JPEG; models: {_models()}")
+    print(f"photos {SIZE[0]}x{SIZE[1]} (every third upright), JPEG; models: {_models(args.models)}")
     print(f"{args.workers} worker process(es)", flush=True)
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     results = []
-    with multiprocessing.get_context("fork").Pool(args.workers, _start, (args.save,)) as pool:
+    with multiprocessing.get_context("fork").Pool(args.workers, _start, (args.save, args.models)) as pool:
         for k, result in enumerate(pool.imap_unordered(measure, todo), 1):
             results.append(result)
             if k % 50 == 0:
@@ -235,7 +236,7 @@ def main(argv=None) -> None:
             "wall_s": round(wall, 1),
             "render_ms": round(float(render_ms)),
             "read_ms": round(float(read_ms)),
-            "models": _models(),
+            "models": _models(args.models),
         }
         args.json.write_text(json.dumps({"meta": meta, "figures": figures, "photos": results}, indent=1))
 

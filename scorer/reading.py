@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .city import BUILDINGS, City
+from .city import BUILDINGS, SIZE, City
 from .errors import GridNotFound, ImageError
 from .vision import geometry
 from .vision.config import DEFAULT, VisionConfig
@@ -23,6 +23,7 @@ from .vision.image_io import decode_photo, is_large_jpeg, read_bytes
 from .vision.models import CityFinder, TileClassifier
 
 ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
+NO_CITY = f"no city found in the photo; {ADVICE}"
 
 
 def _rescale(quad: np.ndarray, factor: float) -> np.ndarray:
@@ -63,54 +64,90 @@ class PhotoReader:
 
     def find_city(self, image: np.ndarray) -> np.ndarray:
         """The city's corners, clockwise from the top left of the photo: (4, 2) float32."""
-        return next(self.city_candidates(image))
+        quad = next(self.city_candidates(image), None)
+        if quad is None:
+            raise GridNotFound(NO_CITY)
+        return quad
 
     def city_candidates(self, image: np.ndarray) -> Iterator[np.ndarray]:
-        """Corner estimates, best first, each (4, 2) float32 clockwise from the top left.
+        """Corner estimates, most likely first, each (4, 2) float32 clockwise from the top left.
 
-        A first look at the whole photo, a second, closer look around what it found, then
-        looks at the city warped square (where perspective no longer squeezes the far side)
-        to centre the corners on the tiles. The best estimate lets those looks only nudge
-        the corners; the others let them move freely, or skip them. They are computed only
-        when asked for, i.e. when the best estimate cannot be read.
+        Each hypothesis of where the city lies (see ``_hypotheses``) is then looked at warped
+        square, where perspective no longer squeezes the far side, to centre the corners on
+        the tiles. The estimates are made only when asked for, i.e. while none can be read.
         """
         cfg = self.config
         factor = max(1, -(-max(image.shape[:2]) // cfg.work_px))
         small = geometry.shrink(image, factor)  # every look works on one shrunk copy
+        tried = []
+        for quad, max_shift in self._hypotheses(small):
+            for _ in range(cfg.rectified_looks):
+                quad = self._rectified_look(small, quad, max_shift)
+            if all(np.abs(quad - t).max() > 0.5 for t in tried):
+                tried.append(quad)
+                yield _rescale(quad, factor)
 
-        quad = self._two_looks(small)
-        nudged = free = quad
-        for _ in range(cfg.rectified_looks):
-            nudged = self._rectified_look(small, nudged, cfg.refine_max_shift)
-        yield _rescale(nudged, factor)
-        for _ in range(cfg.rectified_looks):
-            free = self._rectified_look(small, free, np.inf)
-        tried = [nudged]
-        for other in (free, quad):
-            if all(np.abs(other - t).max() > 0.5 for t in tried):
-                tried.append(other)
-                yield _rescale(other, factor)
+    def _hypotheses(self, image: np.ndarray) -> Iterator[tuple[np.ndarray, float]]:
+        """Where the city may be, most likely first, and how far the square looks may move it.
 
-    def _two_looks(self, image: np.ndarray) -> np.ndarray:
-        """The whole photo, then a closer look around what was found: (4, 2) float32."""
+        The largest region of a look at the whole photo, seen closer; the same with the square
+        looks free to move it, or not used; the other regions; the largest seen from further
+        back (a first guess cut short); then closer searches in overlapping windows, for a
+        city small in the frame. Quads are in pixels of ``image``.
+        """
         cfg = self.config
-        box = None
-        quad = None
-        for _ in range(2):
-            view, back = geometry.finder_view(image, box, cfg.finder_px)
-            found = self._segment(view, cfg.finder_min_area if box is None else 0.15)
-            if found is None:
-                if quad is not None:
-                    break
-                raise GridNotFound(f"no city found in the photo; {ADVICE}")
-            quad = geometry.apply_matrix(found, back)
-            centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * cfg.refine_expand
-            box = np.array([centre - half, centre + half])
-        return geometry.order_clockwise(quad)
+        view, back = geometry.finder_view(image, None, cfg.finder_px)
+        regions = [geometry.apply_matrix(q, back) for q in self._segment(view, cfg.finder_min_area)]
+        if regions:
+            first = self._closer_look(image, regions[0], cfg.refine_expand)
+            yield first, cfg.refine_max_shift
+            yield first, np.inf
+            yield first, 0.0
+        for region in regions[1:]:
+            yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
+        if regions:
+            yield self._closer_look(image, regions[0], cfg.wide_expand), cfg.refine_max_shift
+        for region in self._window_search(image):
+            yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
 
-    def _segment(self, view: np.ndarray, min_area: float) -> np.ndarray | None:
-        mask = self.finder.predict(view[None])[0] > self.config.finder_threshold
-        return geometry.quad_from_mask(mask, min_area)
+    def _window_search(self, image: np.ndarray) -> list[np.ndarray]:
+        """Regions found in overlapping square windows of the photo, whole ones only.
+
+        All windows go through the finder in one batch. Quads are in pixels of ``image``.
+        """
+        cfg = self.config
+        h, w = image.shape[:2]
+        side = cfg.window_share * max(h, w)
+        views, backs = [], []
+        for y in np.linspace(0, max(h - side, 0), cfg.window_steps):
+            for x in np.linspace(0, max(w - side, 0), cfg.window_steps):
+                box = np.array([[x, y], [x + side, y + side]])
+                view, back = geometry.finder_view(image, box, cfg.finder_px)
+                views.append(view)
+                backs.append(back)
+        masks = self.finder.predict(np.stack(views)) > cfg.finder_threshold
+        found = []
+        for mask, back in zip(masks, backs, strict=True):
+            inner = mask.copy()
+            inner[[0, -1]] = inner[:, [0, -1]] = False  # a region cut by the window is not whole
+            for quad in geometry.quads_from_mask(inner, cfg.finder_min_area * 4, 1):
+                if (quad > 1).all() and (quad < len(mask) - 2).all():
+                    found.append(geometry.apply_matrix(quad, back))
+        return found
+
+    def _closer_look(self, image: np.ndarray, quad: np.ndarray, expand: float) -> np.ndarray:
+        """The finder again on a box ``expand`` times the quad's size around it: (4, 2)."""
+        centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * expand
+        view, back = geometry.finder_view(image, np.array([centre - half, centre + half]),
+                                          self.config.finder_px)
+        found = self._segment(view, 0.15)
+        return geometry.order_clockwise(geometry.apply_matrix(found[0], back) if found else quad)
+
+    def _segment(self, view: np.ndarray, min_area: float) -> list[np.ndarray]:
+        """City-like regions of one finder view, largest first, in view pixels."""
+        cfg = self.config
+        mask = self.finder.predict(view[None])[0] > cfg.finder_threshold
+        return geometry.quads_from_mask(mask, min_area, cfg.finder_regions)
 
     def _rectified_look(self, image: np.ndarray, quad: np.ndarray, max_shift: float) -> np.ndarray:
         """Refine corners on a view where the current quad is warped to a centred square.
@@ -122,10 +159,10 @@ class PhotoReader:
         target = geometry.square(offset, size - 2 * offset)
         view = geometry.warp_quad(image, quad, target, size)
         found = self._segment(view, 0.3)
-        if found is None:
+        if not found:
             return quad
         to_image = cv2.getPerspectiveTransform(target, quad.astype(np.float32))
-        refined = geometry.order_clockwise(geometry.apply_matrix(found, to_image))
+        refined = geometry.order_clockwise(geometry.apply_matrix(found[0], to_image))
         # keep the labelling of the corners: the one nearest the old top-left stays first
         start = int(np.argmin(np.linalg.norm(refined - quad[0], axis=1)))
         refined = np.roll(refined, -start, axis=0)
@@ -154,6 +191,11 @@ class PhotoReader:
              full_size=None) -> Reading:
         """Read a decoded photo; ``corners`` (4, 2) skips detection (the player tapped them).
 
+        Corner estimates are tried in turn until one shows sixteen tiles. When none does, the
+        best is kept with its doubtful cells flagged (low confidence) and its corners for the
+        player to adjust; only a photo that shows no city at all is refused (GridNotFound).
+        Corners the player tapped are always read.
+
         full_size : for a photo decoded at half size, a function returning it at full size,
         called only when the city is too small in the half-size image for its cells. The
         corners are then given in full-size pixels either way.
@@ -162,9 +204,13 @@ class PhotoReader:
         t0 = time.perf_counter()
         if corners is None:
             candidates = self.city_candidates(image)
+            no_city = cfg.no_city_cells
         else:
             candidates = iter([geometry.order_clockwise(np.asarray(corners, np.float32))])
-        quad = next(candidates)
+            no_city = SIZE * SIZE + 1
+        quad = next(candidates, None)
+        if quad is None:
+            raise GridNotFound(NO_CITY)
         # Candidates are in pixels of `image`; a half-size image is swapped for the full
         # size when its cells are too small (lift 2), and reported corners are always in the
         # photo's full-size pixels (out 2 while reading the half-size image).
@@ -174,25 +220,27 @@ class PhotoReader:
             image, lift, out = full_size(), 2, 1
             quad = _rescale(quad, lift)
         t1 = time.perf_counter()
-        labels = self.classifier.labels
-        while True:
+        empty_label = self.classifier.labels.index("empty")
+        best = None
+        for _ in range(cfg.max_candidates):
             warped = geometry.warp_city(image, quad, cfg)
             k, probs = self.read_cells(warped)
-            empty = probs[..., labels.index("empty")]
-            if empty.max() <= cfg.empty_limit:
-                break
-            quad = next(candidates, None)  # the next corner estimate, if there is one
+            empty = probs[..., empty_label]
+            doubt = (int((empty > cfg.empty_limit).sum()), float(empty.sum()))
+            if best is None or doubt < best[0]:
+                best = (doubt, quad, warped, k, probs)
+            quad = next(candidates, None) if doubt[0] else None
             if quad is None:
-                r, c = np.unravel_index(int(empty.argmax()), empty.shape)
-                raise GridNotFound(
-                    f"the city could not be read: cell row {r + 1}, column {c + 1} does not "
-                    f"look like a tile; {ADVICE}"
-                )
+                break
             quad = _rescale(quad, lift)
-        building = probs[..., [labels.index(b) for b in BUILDINGS]]
+        (not_tiles, _), quad, warped, k, probs = best
+        if not_tiles >= no_city:
+            raise GridNotFound(NO_CITY)
+        building = probs[..., [self.classifier.labels.index(b) for b in BUILDINGS]]
         building = building / building.sum(axis=-1, keepdims=True)
         chosen, duplex = decode_city(building)
         confidence = np.take_along_axis(building, chosen[..., None], axis=-1)[..., 0]
+        confidence *= 1 - probs[..., empty_label]  # a cell unlike a tile is doubtful
         t2 = time.perf_counter()
         return Reading(
             grid=[[BUILDINGS[i] for i in row] for row in chosen],

@@ -122,3 +122,30 @@ def test_type_a_city_in_by_tapping(server, browser):
             page.wait_for_function(f"""document.querySelector('{cell}').textContent === 'S'""")
     assert page.inner_text('.city[data-city="2"] .total') == "64 points"
     page.close()
+
+
+def test_corners_of_a_read_city_can_be_adjusted(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server)
+    page.fill("textarea[name=players]", "Ann, Ben, Cy")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/tables/*")
+    case = CASES[5]
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(photo(case)))
+    page.wait_for_selector('.city[data-city="1"] .grid-wrap.photo', timeout=60_000)
+    page.click('.city[data-city="1"] >> text=Adjust corners')
+    image = page.locator('.city[data-city="1"] .corner-wrap img')
+    image.wait_for()
+    page.wait_for_function("""document.querySelector('.corner-wrap img').naturalWidth > 0""")
+    natural = image.evaluate("i => [i.naturalWidth, i.naturalHeight]")
+    image.scroll_into_view_if_needed()
+    box = image.bounding_box()
+    with page.expect_response(lambda r: r.url.endswith("/corners")) as answer:
+        for x, y in truth(case)["corners"]:  # the player taps the four corners
+            page.mouse.click(box["x"] + (x + 0.5) / natural[0] * box["width"],
+                             box["y"] + (y + 0.5) / natural[1] * box["height"])
+    assert answer.value.ok
+    page.wait_for_selector('.city[data-city="1"] .grid-wrap.photo')
+    assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in truth(case)["grid"]]
+    assert page.locator('.city[data-city="1"] .corner-wrap').count() == 0
+    page.close()

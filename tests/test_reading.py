@@ -36,8 +36,36 @@ def test_given_corners_skip_detection(reader):
 
 
 def test_empty_table_says_what_to_try(reader):
-    with pytest.raises(GridNotFound, match="closer, with less tilt"):
+    with pytest.raises(GridNotFound, match="no city found in the photo; try again closer, with less tilt"):
         reader.read_file(str(EMPTY_TABLE))
+
+
+def _cell_quad(corners: np.ndarray, row: int, col: int) -> np.ndarray:
+    """Cell (row, col) of the upright city with these corners, in photo pixels: (4, 2)."""
+    import cv2
+
+    unit = np.float32([[0, 0], [4, 0], [4, 4], [0, 4]])
+    to_photo = cv2.getPerspectiveTransform(unit, np.float32(corners))
+    cell = np.float32([[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]])
+    return cv2.perspectiveTransform(cell[None], to_photo)[0]
+
+
+def test_a_missing_tile_is_flagged_not_refused(reader):
+    """A city with one tile gone (or covered) is still read: that cell is flagged for the player."""
+    import cv2
+
+    case = CASES[2]
+    image = read_photo(str(photo(case)))
+    corners = np.array(truth(case)["corners"])
+    hole = _cell_quad(corners, 1, 2)
+    cv2.fillConvexPoly(image, np.round(hole).astype(np.int32), tuple(int(v) for v in image[3, 3]))
+    reading = reader.read(image)
+    assert [1, 2] in reading.uncertain()
+    cell = np.linalg.norm(corners[1] - corners[0]) / 4
+    assert np.abs(reading.corners - corners).max() < 0.25 * cell
+    right = sum(a == b for r1, r2 in zip(reading.grid, truth(case)["grid"], strict=True)
+                for a, b in zip(r1, r2, strict=True))
+    assert right >= 15
 
 
 def _big_jpeg(tmp_path, image, name):
@@ -90,3 +118,26 @@ def test_small_city_in_a_large_jpeg_falls_back_to_full_size(tmp_path, monkeypatc
     corners = np.array(truth(case)["corners"]) + (150, 100)
     cell = np.linalg.norm(corners[1] - corners[0]) / 4
     assert np.abs(reading.corners - corners).max() < 0.25 * cell
+
+
+def test_a_small_city_in_the_frame_is_found(reader):
+    """A city spanning about 14 % of the short side (tiles of 50 px) is read, not refused."""
+    import cv2
+
+    case = CASES[1]
+    image = read_photo(str(photo(case)))
+    corners = np.array(truth(case)["corners"])
+    scale = 0.14 * 1512 / np.ptp(corners, axis=0).max()
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    top, left = (1512 - h) // 3, (2016 - w) * 2 // 3
+    # the rest of the table: the photo's own table colour with a little grain
+    table = np.median(np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]), axis=0)
+    grain = np.random.default_rng(0).normal(0, 6, (1512, 2016, 3))
+    frame = np.clip(table + grain, 0, 255).astype(np.uint8)
+    frame[top:top + h, left:left + w] = small
+    reading = reader.read(frame)
+    expected = (corners + 0.5) * scale - 0.5 + (left, top)
+    cell = np.linalg.norm(expected[1] - expected[0]) / 4
+    assert reading.grid == truth(case)["grid"]
+    assert np.abs(reading.corners - expected).max() < 0.3 * cell

@@ -14,9 +14,14 @@ class VisionConfig:
     reduced_decode_pixels: int = 6_000_000  # JPEGs this large are first decoded at half size
     work_px: int = 1024  # finding the city works on the photo shrunk to this size
     finder_px: int = 128  # side of the city-finder's square input
-    finder_min_area: float = 0.02  # smallest city, as a share of the finder's input
+    finder_min_area: float = 0.004  # smallest city, as a share of the finder's input
     finder_threshold: float = 0.5
-    refine_expand: float = 1.25  # second look: box around the first quad, this much larger
+    refine_expand: float = 1.15  # second look: box around the first quad, this much larger
+    wide_expand: float = 1.7  # ... or this much, when the first guess cannot be read
+    finder_regions: int = 3  # regions of the first look tried, largest first
+    window_share: float = 0.5  # a closer search: square windows of this share of the long side
+    window_steps: int = 3  # ... this many along each side of the photo
+    max_candidates: int = 12  # corner estimates tried before the best reading is kept
     rectified_looks: int = 2  # then looks at the city warped square, to centre the corners
     refine_max_shift: float = 1 / 3  # ... each moving a corner by at most this many cells
     cell_px: int = 96  # side of one cell in the warped city
@@ -25,7 +30,8 @@ class VisionConfig:
     corner_span: tuple[float, float] = (-0.06, 0.44)  # icon corner, in cell units
     corner_input: int = 48
     low_confidence: float = 0.8  # below this a cell is flagged for the player to check
-    empty_limit: float = 0.5  # a cell this likely "no tile" means the reading is implausible
+    empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
+    no_city_cells: int = 6  # a reading with this many such cells is no city at all
 
 
 DEFAULT = VisionConfig()

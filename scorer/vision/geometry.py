@@ -37,13 +37,23 @@ def quad_from_mask(mask: np.ndarray, min_area: float) -> np.ndarray | None:
     mask : (H, W) bool.  Returns (4, 2) float32 clockwise from the top left, in mask pixels.
     The sides are lines fitted to the region's outline, so corners are sub-pixel.
     """
+    quads = quads_from_mask(mask, min_area, 1)
+    return quads[0] if quads else None
+
+
+def quads_from_mask(mask: np.ndarray, min_area: float, limit: int) -> list[np.ndarray]:
+    """Up to ``limit`` city-like regions of a binary mask, largest first, as corner quads.
+
+    mask : (H, W) bool.  Each quad is (4, 2) float32 clockwise from the top left.
+    """
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return None
-    contour = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(contour) < min_area * mask.size:
-        return None
+    contours = sorted(contours, key=cv2.contourArea, reverse=True)[:limit]
+    return [_quad_of(c) for c in contours if cv2.contourArea(c) >= min_area * mask.size]
+
+
+def _quad_of(contour: np.ndarray) -> np.ndarray:
+    """A region's four corners: sides are lines fitted to its outline, (4, 2) float32."""
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     approx = None

@@ -163,11 +163,11 @@ function gridView(city, index) {
   return wrap;
 }
 
-function cornerPicker(index) {
-  // No city found: the player taps the four corners of the city on the photo.
+function cornerPicker(index, message) {
+  // The player taps the four corners of the city on the photo (no city found, or to adjust).
   const points = [];
   const img = el("img", { src: `${api}/cities/${index + 1}/photo.jpg?v=${table.updated}`, alt: "photo" });
-  const note = el("p", { className: "hint warn", textContent: "No city found in the last photo. Tap the city's four corners on it, or take another photo." });
+  const note = el("p", { className: "hint warn", textContent: message });
   const wrap = el("div", { className: "corner-wrap" }, img);
   img.addEventListener("click", async (e) => {
     const box = img.getBoundingClientRect();
@@ -211,12 +211,20 @@ function cityCard(city, index) {
     });
     actions.append(type);
   }
-  card.append(actions);
   const unread = city.photo && (!city.grid || (city.reading && city.reading.unread));
-  if (unread) card.append(cornerPicker(index));
+  if (city.photo && !unread) {
+    const adjust = el("button", { className: "small", textContent: "Adjust corners" });
+    adjust.addEventListener("click", () => {
+      adjust.disabled = true;
+      actions.after(cornerPicker(index, "Tap the city's four outer corners on the photo; it is read again."));
+    });
+    actions.append(adjust);
+  }
+  card.append(actions);
+  if (unread) card.append(cornerPicker(index, "No city found in the last photo. Tap the city's four corners on it, or take another photo."));
   if (city.grid) card.append(gridView(city, index));
   const low = city.reading && city.reading.uncertain ? city.reading.uncertain.length : 0;
-  if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (outlined): tap to correct.` }));
+  if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (outlined): tap to correct, or adjust the corners if the grid is off.` }));
   if (highlight && highlight.city === index) card.append(el("p", { className: "why", textContent: highlight.text }));
   return card;
 }
