@@ -1,6 +1,7 @@
 """The reader on photos from an independent renderer (bench/independent_photos.py).
 
-    python bench/independent.py [--per-cell 5] [--seed 777] [--workers 2] [--save DIR] [--json FILE] [--models DIR]
+    python bench/independent.py [--per-cell 5] [--seed 777] [--workers 2] [--save DIR] [--json FILE]
+                                [--models DIR]
 
 Renders --per-cell photos for every table family x tier with the game's artwork, plus a
 "printed" set (taverns with pictures of their own, a print look) of half as many per family x
@@ -173,7 +174,7 @@ def main(argv=None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes rendering and reading")
     parser.add_argument("--save", type=Path, help="write every photo (JPEG) and its truth and reading (JSON)")
     parser.add_argument("--json", type=Path, help="write the figures and every photo's result")
-    parser.add_argument("--models", type=Path, help="folder of the models to measure (default: the shipped ones)")
+    parser.add_argument("--models", type=Path, help="models to measure (default: the shipped ones)")
     args = parser.parse_args(argv)
     todo = jobs(args.per_cell, args.seed)
     counts = defaultdict(int)
