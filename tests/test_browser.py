@@ -51,6 +51,12 @@ def browser():
         browser.close()
 
 
+def expect(locator):
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
+
 def cell_labels(page, city: int) -> list[list[str]]:
     spans = page.locator(f'.city[data-city="{city}"] .cell span').all_inner_texts()
     return [spans[r * 4:(r + 1) * 4] for r in range(4)]
@@ -81,8 +87,7 @@ def test_four_player_table_from_photos(server, browser):
     new = "park" if grids[0][0][0] != "park" else "shop"
     page.click('.city[data-city="1"] .cell[data-row="1"][data-col="1"]')
     page.click(f'#picker .pick[data-building="{new}"]')
-    page.wait_for_function(
-        f"""document.querySelector('.city[data-city="1"] .cell span').textContent === '{SHORT[new]}'""")
+    expect(page.locator('.city[data-city="1"] .cell span').first).to_have_text(SHORT[new])
     grids[0][0][0] = new
     expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(PLAYERS)))
     winner = " and ".join(expected["winner"])
@@ -119,6 +124,6 @@ def test_type_a_city_in_by_tapping(server, browser):
             page.click(f'.city[data-city="2"] .cell[data-row="{r}"][data-col="{c}"]')
             page.click('#picker .pick[data-building="shop"]')
             cell = f'.city[data-city="2"] .cell[data-row="{r}"][data-col="{c}"] span'
-            page.wait_for_function(f"""document.querySelector('{cell}').textContent === 'S'""")
+            expect(page.locator(cell)).to_have_text("S")
     assert page.inner_text('.city[data-city="2"] .total') == "64 points"
     page.close()

@@ -222,7 +222,7 @@ def test_correction_survives_an_unreadable_warped_image(app, client):
     table = new_table(client)
     upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
     store = app.extensions["store"]
-    store.image_path(table["id"], "city0-warped.jpg").write_bytes(b"\xff\xd8 half a file")
+    store.image(table["id"], 0, "warped")[1].write_bytes(b"\xff\xd8 half a file")
     response = client.put(f"/api/tables/{table['id']}/cities/1/cells/1/1", json={"building": "shop"})
     assert response.status_code == 200
     assert store.corrections()[-1]["image"] is None
