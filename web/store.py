@@ -9,6 +9,7 @@ the commit leaves only unreferenced files, which are removed (here or at the nex
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import shutil
 import sqlite3
@@ -50,6 +51,7 @@ CREATE TABLE IF NOT EXISTS corrections (
 );
 """
 VERSION = 2
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ORPHAN_GRACE_S = 600  # unreferenced files younger than this may belong to a request in flight
 
 
@@ -64,7 +66,7 @@ def new_key() -> str:
 
 def clean_text(value: str) -> str:
     """Text that can always be encoded and shown (lone surrogates become U+FFFD)."""
-    return value.encode("utf-8", "replace").decode("utf-8") if isinstance(value, str) else value
+    return LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
 
 
 class Store:
@@ -96,6 +98,7 @@ class Store:
         """
         db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         db.row_factory = sqlite3.Row
+        db.text_factory = _text  # damaged text in the file must not take a page down
         try:
             db.execute("PRAGMA foreign_keys = ON")
             db.execute("PRAGMA journal_mode = WAL")
@@ -342,6 +345,10 @@ class Store:
             found.append({**dict(r), "table": r["key"],
                           "path": path if path is not None and path.is_file() else None})
         return found
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 def _load(text: str | None):
