@@ -6,7 +6,6 @@ docs/screenshots/ (the README shows them).
 """
 
 import shutil
-import socket
 import threading
 from pathlib import Path
 
@@ -28,16 +27,14 @@ pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="needs De
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from waitress.server import create_server
+    from web.server import make_server
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
-    server = create_server(app, host="127.0.0.1", port=port, threads=4)
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")),
+                      "TRUSTED_HOSTS": ["127.0.0.1"]})
+    server = make_server(app, "127.0.0.1", 0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{server.effective_port}"
     server.close()
 
 
@@ -57,6 +54,14 @@ def expect(locator):
     return playwright_expect(locator)
 
 
+def watch_policy(page) -> list[str]:
+    """Messages of anything the page's Content-Security-Policy blocked (none expected)."""
+    blocked = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text
+            else None)
+    return blocked
+
+
 def cell_labels(page, city: int) -> list[list[str]]:
     spans = page.locator(f'.city[data-city="{city}"] .cell span').all_inner_texts()
     return [spans[r * 4:(r + 1) * 4] for r in range(4)]
@@ -69,6 +74,7 @@ SHORT = {"shop": "S", "factory": "F", "office": "O", "park": "P", "house": "H",
 def test_four_player_table_from_photos(server, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2)
+    blocked = watch_policy(page)
     page.goto(server)
     page.fill("textarea[name=players]", ", ".join(PLAYERS))
     page.click("button[type=submit]")
@@ -108,6 +114,7 @@ def test_four_player_table_from_photos(server, browser):
     page.screenshot(path=str(SHOTS / "laptop-table.jpg"), full_page=True, type="jpeg", quality=70)
     page.goto(server)
     assert page.locator(".tables li").count() == 1
+    assert blocked == []
     page.close()
 
 
