@@ -153,7 +153,7 @@ def run(send, uploads: int, calls: int, seed: int) -> dict:
     """Run the cases through ``send(method, path, body=..., photo=...) -> (status, bytes)``."""
     rng = random.Random(seed)
     base = seeds()
-    statuses, failures, slowest = Counter(), [], (0.0, "")
+    statuses, failures, slowest, times = Counter(), [], (0.0, ""), []
     status, reply = send("POST", "/api/tables", body={"players": ["Ann", "Ben", "Cy"]})
     table = json.loads(reply)["id"]
     cases = [("upload", k) for k in range(uploads)] + [("api", k) for k in range(calls)]
@@ -175,6 +175,7 @@ def run(send, uploads: int, calls: int, seed: int) -> dict:
                 table = json.loads(reply)["id"]
         took = time.perf_counter() - t0
         slowest = max(slowest, (took, case))
+        times.append(took)
         statuses[status] += 1
         if status >= 500:
             failures.append((status, case, reply[:200]))
@@ -183,8 +184,9 @@ def run(send, uploads: int, calls: int, seed: int) -> dict:
         statuses[status] += 1
         if status != 200:
             failures.append((status, f"GET {path} after the fuzz", reply[:200]))
+    times.sort()
     return {"cases": len(cases), "statuses": dict(sorted(statuses.items())),
-            "failures": failures, "slowest": slowest}
+            "failures": failures, "slowest": slowest, "p99": times[int(0.99 * len(times))]}
 
 
 def main() -> int:
@@ -202,7 +204,8 @@ def main() -> int:
         memory = rss_mb(server.pid)
     print(f"fuzz: {result['cases']} cases ({args.uploads} uploads, {args.calls} API calls, "
           f"seed {args.seed}): answers {result['statuses']}; 5xx: {len(result['failures'])}; "
-          f"slowest {result['slowest'][0]:.2f} s ({result['slowest'][1][:80]}); "
+          f"p99 {result['p99']:.2f} s, slowest {result['slowest'][0]:.2f} s "
+          f"({result['slowest'][1][:80]}); "
           f"server memory {memory:.0f} MB")
     for failure in result["failures"][:10]:
         print("  failure:", *failure)
