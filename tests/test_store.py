@@ -151,3 +151,12 @@ def test_damaged_text_in_the_file_is_read_replaced(store):
     with sqlite3.connect(store.path) as db:
         db.execute("UPDATE tables SET name = CAST(? AS TEXT) WHERE key = ?", (b"\xed\xa0\x80!", key))
     assert store.get_table(key)["name"].endswith("!")
+
+
+def test_damaged_json_in_the_file_reads_as_nothing(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE tables SET players = ? WHERE key = ?", ('["A", ', key))
+        db.execute("UPDATE cities SET grid = '[[1, 2]]', reading = '{' WHERE idx = 0")
+    table = store.get_table(key)
+    assert table["players"] == [] and table["cities"][0]["reading"] is None

@@ -489,3 +489,18 @@ def test_csv_cells_are_never_formulas(client):
     cells = [cell for row in csv_module.reader(rows) for cell in row]
     assert not any(c.startswith(("=", "+", "-", "@")) for c in cells)
     assert "'=cmd|' /C calc'!A0 & +Ben" in cells and "'+Ben" in cells
+
+
+def test_stored_values_never_take_a_page_down(app, client):
+    import sqlite3
+
+    table = new_table(client)
+    with sqlite3.connect(app.extensions["store"].path) as db:
+        db.execute("UPDATE tables SET name = CAST(? AS TEXT), players = ?",
+                   (b"\xed\xa0\x80<script>", '["\\ud800", 5, "Cy", "Dee"]'))
+        db.execute("UPDATE cities SET grid = ? WHERE idx = 0", ('[["castle"]]',))
+        db.execute("UPDATE cities SET grid = '{' WHERE idx = 1")
+    for url in ("/", f"/tables/{table['id']}", f"/api/tables/{table['id']}", "/api/tables",
+                f"/api/tables/{table['id']}/export.csv", f"/api/tables/{table['id']}/export.json"):
+        assert client.get(url).status_code == 200, url
+    assert b"<script>" not in client.get("/").data

@@ -159,7 +159,9 @@ def correct_cell(store: Store, table: dict, index: int, row: int, col: int, buil
 
 def is_complete(grid) -> bool:
     """A grid with all 16 cells known (typed-in grids may be partly filled)."""
-    return bool(grid) and all(b is not None for row in grid for b in row)
+    return (isinstance(grid, list) and len(grid) == 4
+            and all(isinstance(row, list) and len(row) == 4 for row in grid)
+            and all(b in BUILDINGS for row in grid for b in row))
 
 
 def check_grid(grid) -> list[list[str]]:

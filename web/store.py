@@ -228,8 +228,10 @@ class Store:
 
     @staticmethod
     def _table_row(row: sqlite3.Row) -> dict:
-        return {"id": row["key"], "name": clean_text(row["name"]),
-                "players": [clean_text(p) for p in json.loads(row["players"])],
+        players = _load(row["players"])
+        players = players if isinstance(players, list) else []
+        return {"id": row["key"], "name": clean_text(str(row["name"])),
+                "players": [clean_text(str(p)) for p in players],
                 "difficulty": row["difficulty"], "created": row["created"],
                 "updated": row["updated"]}
 
@@ -352,4 +354,8 @@ def _text(data: bytes) -> str:
 
 
 def _load(text: str | None):
-    return json.loads(text) if text else None
+    """A stored JSON value; None for nothing, or for a value damaged in the file."""
+    try:
+        return json.loads(text) if text else None
+    except ValueError:
+        return None
