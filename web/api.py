@@ -9,9 +9,8 @@ import zipfile
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_file
 
 from scorer.city import BUILDINGS
-from scorer.errors import ScorerError, TableError
+from scorer.errors import DecodeBusy, ScorerError, TableError
 from scorer.table import check_seating, cities_for
-from scorer.vision.image_io import DecodeBusy
 
 from . import service
 from .store import PhotoChanged

@@ -13,7 +13,7 @@ from contextlib import contextmanager, nullcontext
 import cv2
 import numpy as np
 
-from ..errors import ImageError
+from ..errors import DecodeBusy, ImageError
 from .config import DEFAULT, VisionConfig
 
 HEIC_BRANDS = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1")
@@ -23,10 +23,6 @@ MIN_SIDE = 16  # px: a thinner image cannot show a city
 MAX_ASPECT = 12  # longer side / shorter side
 BYTES_PER_PIXEL = 6  # decoded RGB plus one working copy (colour conversion)
 REDUCTIONS = (8, 4, 2)  # JPEG sizes libjpeg can decode directly
-
-
-class DecodeBusy(ImageError):
-    """The decoding budget stayed spent by other photos for too long."""
 
 
 class DecodeBudget:
