@@ -176,3 +176,24 @@ def is_large_jpeg(data: bytes, config: VisionConfig = DEFAULT) -> bool:
     except ImageError:
         return False
     return width * height >= config.reduced_decode_pixels
+
+
+def fit_within(image: np.ndarray, side: int) -> np.ndarray:
+    """The image shrunk by area averaging so its long side is at most ``side`` pixels.
+
+    image : (H, W, 3) uint8.  Returned unchanged when it already fits.
+    """
+    scale = side / max(image.shape[:2])
+    if scale >= 1:
+        return image
+    size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
+def encode_image(image: np.ndarray, kind: str = ".jpg", quality: int = 88) -> bytes:
+    """(H, W, 3) uint8 RGB -> the bytes of a JPEG (``.jpg``) or PNG (``.png``) file."""
+    ok, data = cv2.imencode(kind, cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                            [cv2.IMWRITE_JPEG_QUALITY, quality] if kind == ".jpg" else [])
+    if not ok:
+        raise ImageError(f"the image could not be encoded as {kind}")
+    return data.tobytes()
