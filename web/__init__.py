@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorer.vision.image_io import DecodeBudget
+from scorer.photo import DecodeBudget
 
 from .service import LazyReader
 from .store import Store

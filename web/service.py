@@ -15,9 +15,9 @@ import numpy as np
 
 from scorer.city import BUILDINGS, City
 from scorer.errors import GridNotFound, TableError
+from scorer.photo import DecodeBudget, open_photo
 from scorer.table import Table, score_cities, score_table
 from scorer.vision import geometry
-from scorer.vision.image_io import DecodeBudget, decode_photo
 
 from .store import PhotoChanged, Store
 
@@ -63,14 +63,6 @@ def _encode_jpeg(image: np.ndarray, quality: int = 88) -> bytes:
     return data.tobytes()
 
 
-def _shrink(image: np.ndarray, side: int = STORED_SIDE) -> np.ndarray:
-    scale = side / max(image.shape[:2])
-    if scale >= 1:
-        return image
-    size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-
-
 def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
               data: bytes) -> None:
     """Decode, read and keep a city's photo: photo, warped city, reading and grid together.
@@ -78,15 +70,14 @@ def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: in
     An undecodable photo changes nothing (ImageError). A photo without a readable city is
     kept for tapped corners and the city marked unread, its grid unchanged (GridNotFound).
     """
-    image = _shrink(decode_photo(data, max_side=STORED_SIDE, budget=budget))
-    photo = _encode_jpeg(image)
+    photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
     try:
-        reading = reader.read(image)
+        reading = reader.read(photo.image)
     except GridNotFound:
-        store.keep_unread_photo(table["id"], index, photo)
+        store.keep_unread_photo(table["id"], index, photo.jpeg())
         raise
-    store.keep_reading(table["id"], index, photo, _encode_jpeg(reading.warped), reading.grid,
-                       _details(reader, reading, image))
+    store.keep_reading(table["id"], index, photo.jpeg(), _encode_jpeg(reading.warped),
+                       reading.grid, _details(reader, reading, photo.image))
 
 
 def read_with_corners(store: Store, reader, table: dict, index: int, corners) -> None:
