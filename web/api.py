@@ -154,8 +154,8 @@ def read_with_corners(table_id: str, city: int):
     index = _city_index(table, city)
     corners = _body().get("corners")
     service.check_corners(corners)  # their shape now, their place once the photo is decoded
-    service.read_with_corners(_store(), current_app.extensions["reader"].get(), table, index,
-                              corners)
+    service.read_with_corners(_store(), current_app.extensions["reader"].get(),
+                              current_app.extensions["decode_budget"], table, index, corners)
     return jsonify(_table_json(table_id))
 
 

@@ -80,20 +80,22 @@ def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: in
                        reading.grid, _details(reader, reading, photo.image))
 
 
-def read_with_corners(store: Store, reader, table: dict, index: int, corners) -> None:
+def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
+                      corners) -> None:
     """Read the stored photo again inside the four corners the player tapped."""
     found = store.image(table["id"], index, "photo")
     if found is None:
         raise TableError("upload a photo of this city first")
     name, path = found
-    stored = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if stored is None:
-        raise PhotoChanged("the city's photo was replaced meanwhile; try again")
-    image = cv2.cvtColor(stored, cv2.COLOR_BGR2RGB)
-    quad = check_corners(corners, image.shape[1], image.shape[0])
-    reading = reader.read(image, quad)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PhotoChanged("the city's photo was replaced meanwhile; try again") from None
+    photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
+    quad = check_corners(corners, *photo.size)
+    reading = reader.read(photo.image, quad)
     store.keep_reading(table["id"], index, None, _encode_jpeg(reading.warped), reading.grid,
-                       _details(reader, reading, image), photo_read=name)
+                       _details(reader, reading, photo.image), photo_read=name)
 
 
 def _details(reader, reading, image: np.ndarray) -> dict:
