@@ -18,6 +18,7 @@ from scorer.city import BUILDINGS
 from scorer.vision import geometry
 from scorer.vision.config import DEFAULT
 
+from .printings import reprint
 from .render import random_layout, render_scene
 from .tiles import drawn_faces, real_faces
 
@@ -31,14 +32,21 @@ def faces(kind: str):
     return real_faces() if kind == "real" else drawn_faces()
 
 
-def scene_for(seed: int, index: int, art: str, tier: str | None = None, out_size=None):
-    """Scene ``index`` of a seeded set; art 'real', 'drawn' or 'mixed' (70 % real)."""
+def scene_for(seed: int, index: int, art: str, tier: str | None = None, out_size=None,
+              reprint_share: float = 0.5, **options):
+    """Scene ``index`` of a seeded set; art 'real', 'drawn' or 'mixed' (70 % real).
+
+    A share of the scenes show another printing of the game (``training.printings``);
+    ``options`` go to ``render_scene`` (table family, light model, fill, neighbour).
+    """
     rng = np.random.default_rng([seed, index])
     kind = art if art != "mixed" else ("real" if rng.uniform() < 0.7 else "drawn")
     tier = tier or ["easy", "medium", "hard"][int(rng.integers(3))]
     size = out_size or SIZES[int(rng.integers(len(SIZES)))]
     face_set = faces(kind)
-    return render_scene(random_layout(face_set, rng), face_set, rng, tier, size), rng
+    if rng.uniform() < reprint_share:
+        face_set = reprint(face_set, rng)
+    return render_scene(random_layout(face_set, rng), face_set, rng, tier, size, **options), rng
 
 
 def _perturbed(corners: np.ndarray, rng, amount: float) -> np.ndarray:
@@ -93,15 +101,21 @@ def classifier_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
 
 
 def finder_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
-    """Two finder views of one small scene: the whole photo, and a closer second look."""
+    """Two finder views of one small scene: the whole photo, and a closer second look.
+
+    Cities span 10-100 % of the frame, some beside a neighbouring city; the second look's
+    box is as rough as a first look at a small city gives.
+    """
     seed, index, art = job
     rng = np.random.default_rng([seed, index, 1])
-    size = [(320, 240), (240, 320), (288, 288), (400, 300)][int(rng.integers(4))]
-    scene, rng = scene_for(seed, index, art, out_size=size)
+    size = [(480, 360), (360, 480), (432, 432), (512, 384)][int(rng.integers(4))]
+    fill = (0.1, 0.4) if rng.uniform() < 0.35 else None
+    scene, rng = scene_for(seed, index, art, out_size=size, fill=fill,
+                           neighbour=bool(rng.uniform() < 0.3))
     px = DEFAULT.finder_px
     views, masks = [], []
-    centre = scene.corners.mean(0) + rng.normal(0, 0.04, 2) * np.ptp(scene.corners, 0)
-    half = np.ptp(scene.corners, 0).max() / 2 * DEFAULT.refine_expand * rng.uniform(0.92, 1.12)
+    centre = scene.corners.mean(0) + rng.normal(0, 0.05, 2) * np.ptp(scene.corners, 0)
+    half = np.ptp(scene.corners, 0).max() / 2 * DEFAULT.refine_expand * rng.uniform(0.92, 1.5)
     for box in (None, np.array([centre - half, centre + half])):
         view, back = geometry.finder_view(scene.image, box, px)
         quad = geometry.apply_matrix(scene.corners, np.linalg.inv(back))

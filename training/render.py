@@ -1,9 +1,10 @@
 """Render a finished city as a phone would photograph it at a real table, with exact truth.
 
 ``render_scene(layout, faces, rng, tier)`` lays the tiles out by hand (offsets, small turns,
-gaps, cardboard edges and drop shadows) with clutter on a wood, cloth or laminate table, then
-takes the picture: any in-plane rotation, tilt, a city filling 20-100 % of the frame, uneven
-light, colour cast, glare, cast shadows, blur, noise and JPEG. Seeded and deterministic.
+gaps, cardboard edges and drop shadows) with clutter, sometimes beside a neighbouring city, on
+a table top of any family (``training.tables``), then takes the picture: any in-plane rotation,
+tilt, a city filling 10-100 % of the frame, uneven light, colour cast, glare, cast shadows,
+blur, noise and JPEG. Seeded and deterministic. The "lamp" light model is held out of training.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from scorer.city import GAME_SUPPLY, SIZE
 from scorer.duplex import domino_cells
 
+from .tables import table_texture
 from .tiles import FaceSet
 
 TIERS = {  # tilt (deg), city size as a share of the frame's short side, effect strength
@@ -69,30 +71,6 @@ def random_layout(faces: FaceSet, rng: np.random.Generator) -> Layout:
     return Layout([list(row) for row in grid], duplex)
 
 
-# --- the table ---------------------------------------------------------------------------
-
-
-def table_texture(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
-    """Wood, cloth or laminate: (h, w, 3) float32 RGB in 0..255."""
-    kind = rng.choice(["wood", "cloth", "laminate"])
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    angle = rng.uniform(0, np.pi)
-    u = xx * np.cos(angle) + yy * np.sin(angle)
-    low = cv2.resize(rng.normal(0, 1, (8, 8)).astype(np.float32), (w, h))
-    if kind == "wood":
-        base = np.array([rng.uniform(90, 190), rng.uniform(55, 120), rng.uniform(25, 70)])
-        grain = np.sin(u / rng.uniform(3, 12) + 4 * low) * 0.5 + 0.5
-        tex = base * (0.75 + 0.3 * grain[..., None])
-    elif kind == "cloth":
-        base = rng.uniform(20, 200, 3)
-        weave = (np.sin(xx * 1.7) * np.sin(yy * 1.7))[..., None] * 6
-        tex = base + weave + rng.normal(0, 6, (h, w, 1))
-    else:
-        base = np.full(3, rng.uniform(150, 235)) + rng.uniform(-20, 20, 3)
-        tex = base + rng.normal(0, 3, (h, w, 1)) + 6 * low[..., None]
-    return np.clip(tex, 0, 255).astype(np.float32)
-
-
 # --- the tiles on a flat plane -----------------------------------------------------------
 
 
@@ -136,10 +114,11 @@ def _card(t: int, rng: np.random.Generator) -> np.ndarray:
     return card
 
 
-def lay_out_plane(layout: Layout, faces: FaceSet, t: int, tier: dict, rng):
+def lay_out_plane(layout: Layout, faces: FaceSet, t: int, tier: dict, rng, neighbour: bool = False):
     """Tiles placed by hand on a plane; returns canvas (RGB float), alpha, shadow, cell corners.
 
-    The city's ideal square spans [pad, pad + 4t] in both axes of the plane.
+    The city's ideal square spans [pad, pad + 4t] in both axes of the plane. A neighbouring
+    city, when asked for, lies beside it past a small gap, cut by the plane's edge.
     """
     pad = int(2.6 * t)
     n = 4 * t + 2 * pad
@@ -166,6 +145,20 @@ def lay_out_plane(layout: Layout, faces: FaceSet, t: int, tier: dict, rng):
             if not (pad - 1.0 * t < x < pad + 5.0 * t and pad - 1.0 * t < y < pad + 5.0 * t):
                 break
         _paste(canvas, alpha, shadow, face, (x, y), rng.uniform(0, 360), thick, rng)
+
+    if neighbour:
+        side = int(rng.integers(4))
+        gap = rng.uniform(0.2, 1.2) * t
+        origin = np.array([pad, pad], np.float32)
+        origin[side % 2] += (4 * t + gap) * (1 if side < 2 else -1)
+        singles = list(faces.singles.values())
+        for r in range(SIZE):
+            for c in range(SIZE):
+                centre = origin + (np.array([c, r]) + 0.5) * t + rng.normal(0, jit, 2)
+                if (centre > 0).all() and (centre < n).all():
+                    face = resized(singles[int(rng.integers(len(singles)))], 1, 1)
+                    _paste(canvas, alpha, shadow, np.rot90(face, int(rng.integers(4))), centre,
+                           rng.normal(0, 2), thick, rng)
 
     cells = np.zeros((SIZE, SIZE, 4, 2), np.float32)
     covered = set()
@@ -195,8 +188,11 @@ def lay_out_plane(layout: Layout, faces: FaceSet, t: int, tier: dict, rng):
 # --- the camera and the light ------------------------------------------------------------
 
 
-def camera_homography(pad: int, t: int, out_size, tier: dict, rng) -> np.ndarray:
-    """Homography from the plane to the photo: rotation, tilt, distance and framing."""
+def camera_homography(pad: int, t: int, out_size, tier: dict, rng, fill=None) -> np.ndarray:
+    """Homography from the plane to the photo: rotation, tilt, distance and framing.
+
+    fill : (low, high) share of the frame's short side the city spans; the tier's by default.
+    """
     w, h = out_size
     side = 4 * t
     square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32) - 0.5
@@ -212,7 +208,7 @@ def camera_homography(pad: int, t: int, out_size, tier: dict, rng) -> np.ndarray
     distance = rng.uniform(1.3, 2.2)
     proj = p3[:, :2] / (distance + p3[:, 2:3])
     span = (proj.max(0) - proj.min(0)).max()
-    fill = rng.uniform(*tier["fill"])
+    fill = rng.uniform(*(fill or tier["fill"]))
     proj = proj / span * fill * min(w, h)
     lo, hi = proj.min(0), proj.max(0)
     room = np.array([w, h]) - (hi - lo)
@@ -223,8 +219,19 @@ def camera_homography(pad: int, t: int, out_size, tier: dict, rng) -> np.ndarray
     return cv2.getPerspectiveTransform(src, quad)
 
 
-def light_and_lens(img: np.ndarray, strength: float, rng) -> np.ndarray:
-    """Gradient light, colour cast, glare, cast shadow, blur and sensor noise (float RGB)."""
+def lamp(img: np.ndarray, strength: float, rng) -> np.ndarray:
+    """Held-out light model: a warm lamp with radial falloff and a dark vignette (float RGB)."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    c = rng.uniform(-0.3, 1.3, 2) * (w, h)
+    falloff = 1 / (1 + ((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (rng.uniform(0.5, 1.5) * max(w, h)) ** 2)
+    vignette = 1 - 0.35 * strength * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
+    warm = np.array([1.0, rng.uniform(0.75, 0.9), rng.uniform(0.45, 0.7)])
+    return img * (falloff * vignette)[..., None] * warm * rng.uniform(1.0, 1.5)
+
+
+def studio(img: np.ndarray, strength: float, rng) -> np.ndarray:
+    """The training light model: gradient, colour cast, cast shadow and glare (float RGB)."""
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     d = rng.uniform(-1, 1, 2)
@@ -242,6 +249,17 @@ def light_and_lens(img: np.ndarray, strength: float, rng) -> np.ndarray:
         s = rng.uniform(0.04, 0.12) * max(w, h)
         g = np.exp(-(((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * s * s)))
         img = img + (255 - img) * (rng.uniform(0.4, 0.85) * g)[..., None]
+    return img
+
+
+LIGHTS = {"studio": studio, "lamp": lamp}
+HELD_OUT_LIGHTS = ("lamp",)
+
+
+def light_and_lens(img: np.ndarray, strength: float, rng, light: str = "studio") -> np.ndarray:
+    """The light model, then blur and sensor noise (float RGB in, uint8 out)."""
+    h, w = img.shape[:2]
+    img = LIGHTS[light](img, strength, rng)
     sigma = rng.uniform(0, 1.6 * strength) * min(w, h) / 700
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
@@ -256,19 +274,25 @@ def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
 
 
 def render_scene(layout: Layout, faces: FaceSet, rng: np.random.Generator, tier: str = "medium",
-                 out_size: tuple[int, int] = (1024, 768), tile_px: int | None = None) -> Scene:
-    """A photo of ``layout`` and its truth; ``out_size`` (w, h) may be portrait or landscape."""
+                 out_size: tuple[int, int] = (1024, 768), tile_px: int | None = None,
+                 table: str | None = None, light: str = "studio", fill=None,
+                 neighbour: bool = False) -> Scene:
+    """A photo of ``layout`` and its truth; ``out_size`` (w, h) may be portrait or landscape.
+
+    table : a family of ``training.tables`` (a random training family by default); fill :
+    (low, high) city size as a share of the short side (the tier's by default).
+    """
     settings = TIERS[tier]
     t = tile_px or int(max(out_size) / 4 * 0.75)
-    canvas, alpha, shadow, cells, pad = lay_out_plane(layout, faces, t, settings, rng)
-    hmat = camera_homography(pad, t, out_size, settings, rng)
+    canvas, alpha, shadow, cells, pad = lay_out_plane(layout, faces, t, settings, rng, neighbour)
+    hmat = camera_homography(pad, t, out_size, settings, rng, fill)
     w, h = out_size
-    table = table_texture(h, w, rng)
+    table = table_texture(h, w, rng, table)
     warp = lambda a: cv2.warpPerspective(a, hmat, (w, h), flags=cv2.INTER_AREA)  # noqa: E731
     layer, a, s = warp(canvas), warp(alpha)[..., None], warp(shadow)[..., None]
     img = table * (1 - s) + 0 * s
     img = img * (1 - a) + layer * a
-    img = light_and_lens(img, settings["effects"], rng)
+    img = light_and_lens(img, settings["effects"], rng, light)
     img = jpeg(img, int(rng.integers(70, 96)))
     to_img = lambda p: cv2.perspectiveTransform(p.reshape(-1, 1, 2), hmat).reshape(p.shape)  # noqa: E731
     side = 4 * t

@@ -139,7 +139,7 @@ def _cobble(size: tuple[int, int], rng: np.random.Generator, base=(150, 145, 140
     return img.astype(np.uint8)
 
 
-def draw_face(building: str, size: int = 334, seed: int = 0) -> np.ndarray:
+def draw_face(building: str, size: int = 334, seed: int = 0, icon: bool = True) -> np.ndarray:
     """One tile face drawn in the game's style: (size, size, 3) uint8 RGB, upright."""
     rng = np.random.default_rng(seed)
     img = _cobble((size, size), rng)
@@ -165,7 +165,8 @@ def draw_face(building: str, size: int = 334, seed: int = 0) -> np.ndarray:
         x = b * 3 + k * (size - b * 6) // 5
         cv2.putText(img, str([2, 5, 10, 16, 4][k]), (x, size - b - 3), cv2.FONT_HERSHEY_SIMPLEX,
                     size / 700, (250, 250, 250), max(1, size // 200), cv2.LINE_AA)
-    _icon(img, building, b + size // 24, b + size // 24, size // 4)
+    if icon:
+        _icon(img, building, b + size // 24, b + size // 24, size // 4)
     return img
 
 

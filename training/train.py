@@ -23,6 +23,8 @@ from scorer.vision.config import DEFAULT
 
 from . import data
 from .render import TIERS
+from .tables import HELD_OUT as HELD_OUT_TABLES
+from .tables import TRAINING as TRAINING_TABLES
 
 BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
     "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10},
@@ -176,6 +178,25 @@ def crop_accuracy(net: TileNet, samples: dict) -> dict:
     }
 
 
+def save_classifier(net: TileNet, out: Path, about: dict) -> None:
+    """Write tiles.onnx and tiles.json (the reader's contract) with ``about`` added."""
+    cfg = DEFAULT
+    export(net, (torch.zeros(1, 3, cfg.tile_input, cfg.tile_input),
+                 torch.zeros(1, 3, cfg.corner_input, cfg.corner_input)),
+           ["tile", "corner"], ["building", "turn"], out / "tiles.onnx")
+    write_meta(out / "tiles.json", out / "tiles.onnx", {
+        "labels": data.LABELS,
+        "inputs": {"tile": [3, cfg.tile_input, cfg.tile_input],
+                   "corner": [3, cfg.corner_input, cfg.corner_input]},
+        "outputs": {"building": "logits over labels", "turn": "logits, quarter turns anticlockwise"},
+        "normalisation": "(x / 255 - 0.5) / 0.25, RGB, NCHW",
+        "crop": {"cell_px": cfg.cell_px, "tile_margin": cfg.tile_margin,
+                 "corner_span": list(cfg.corner_span)},
+        "parameters": sum(p.numel() for p in net.parameters()),
+        **about,
+    })
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="models")
@@ -200,22 +221,12 @@ def main(argv: list[str] | None = None) -> int:
                       processes=args.processes, use_cache=cached)
     print(f"  {len(cls['tile'])} crops ({time.time() - started:.0f} s)", flush=True)
     tile_net = train_classifier(cls, budget["cls_epochs"], args.seed)
-    cfg = DEFAULT
-    export(tile_net, (torch.zeros(1, 3, cfg.tile_input, cfg.tile_input),
-                      torch.zeros(1, 3, cfg.corner_input, cfg.corner_input)),
-           ["tile", "corner"], ["building", "turn"], out / "tiles.onnx")
-    write_meta(out / "tiles.json", out / "tiles.onnx", {
-        "labels": data.LABELS,
-        "inputs": {"tile": [3, cfg.tile_input, cfg.tile_input],
-                   "corner": [3, cfg.corner_input, cfg.corner_input]},
-        "outputs": {"building": "logits over labels", "turn": "logits, quarter turns anticlockwise"},
-        "normalisation": "(x / 255 - 0.5) / 0.25, RGB, NCHW",
-        "crop": {"cell_px": cfg.cell_px, "tile_margin": cfg.tile_margin,
-                 "corner_span": list(cfg.corner_span)},
-        "parameters": sum(p.numel() for p in tile_net.parameters()),
+    save_classifier(tile_net, out, {
         "recipe": recipe,
         "data": {"scenes": budget["cls_scenes"], "crops": len(cls["tile"]),
-                 "art": "70 % real artwork, 30 % drawn tiles", "tiers": list(TIERS)},
+                 "art": "70 % real artwork, 30 % drawn tiles; half the scenes reprinted",
+                 "tables": list(TRAINING_TABLES), "held_out_tables": list(HELD_OUT_TABLES),
+                 "tiers": list(TIERS)},
         "accuracy_held_out_crops": crop_accuracy(tile_net, held),
     })
 
@@ -223,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     finder = data.build("finder", args.seed, budget["finder_scenes"], processes=args.processes,
                         use_cache=cached)
     finder_net = train_finder(finder, budget["finder_epochs"], args.seed)
+    cfg = DEFAULT
     export(finder_net, (torch.zeros(1, 3, cfg.finder_px, cfg.finder_px),), ["image"], ["city"],
            out / "city_finder.onnx")
     write_meta(out / "city_finder.json", out / "city_finder.onnx", {
