@@ -1,6 +1,6 @@
 """The reader on photos from an independent renderer (bench/independent_photos.py).
 
-    python bench/independent.py [--per-cell 4] [--seed 777] [--workers 2] [--save DIR] [--json FILE]
+    python bench/independent.py [--per-cell 5] [--seed 777] [--workers 2] [--save DIR] [--json FILE]
 
 Renders --per-cell photos for every table family x tier with the game's artwork, plus a
 "printed" set (taverns with pictures of their own, a print look) of half as many per family x
@@ -168,7 +168,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--per-cell", type=int, default=4, help="artwork photos per family x tier")
+    parser.add_argument("--per-cell", type=int, default=5, help="artwork photos per family x tier")
     parser.add_argument("--seed", type=int, default=777)
     parser.add_argument("--workers", type=int, default=2, help="processes rendering and reading")
     parser.add_argument("--save", type=Path, help="write every photo (JPEG) and its truth and reading (JSON)")

@@ -81,9 +81,9 @@ def to_srgb(linear: np.ndarray) -> np.ndarray:
     return _SRGB_LUT[np.clip(linear * 4095 + 0.5, 0, 4095).astype(np.int32)]
 
 
-def rgb(*hex_or_255) -> np.ndarray:
+def rgb(*components) -> np.ndarray:
     """An sRGB colour from 0..255 components: (3,) float32 in [0, 1]."""
-    return np.array(hex_or_255, np.float32) / 255
+    return np.array(components, np.float32) / 255
 
 
 def _lobe(lam, mu, s1, s2):
@@ -468,7 +468,8 @@ def printed_tavern(kind: str) -> np.ndarray:
     edge[:2] = edge[-2:] = 0.5
     region = out[y0:y1, x0:x1]
     region += (picture - region) * edge[..., None]
-    alpha = _diamond_alpha(face.shape[0], *_tavern_diamond(face)[:2], _tavern_diamond(face)[2] + DIAMOND_PAD)
+    cx, cy, half = _tavern_diamond(face)
+    alpha = _diamond_alpha(face.shape[0], cx, cy, half + DIAMOND_PAD)
     out += (face.astype(np.float32) / 255 - out) * alpha[..., None]
     return np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)
 
@@ -1026,7 +1027,7 @@ def _page(rng, w_mm, h_mm, texel) -> np.ndarray:
                                 page,
                                 (int(x), int(y + line * 0.3)),
                                 (int(min(x + wl, end)), int(y + line * 0.75)),
-                                (paper * 0.45).tolist(),
+                                (paper * 0.6).tolist(),
                                 -1,
                             )
                             x += wl + 1.5 * px
@@ -1421,11 +1422,53 @@ LENSES = {  # 35 mm-equivalent focal range, residual k1 range, aperture diameter
 }
 
 
+def _fit(corners, lattice, pose, frac, off, f, size, lens_bend) -> tuple[Camera, float] | None:
+    """Move the camera along its line of sight (and its aim towards the city) until the city is
+    frac of the short side, inside the frame and no cell edge is under MIN_CELL_PX. Returns the
+    camera and the city's size, or None when this pose cannot do it."""
+    tilt, azimuth, roll, off_dir = pose
+    W, H = size
+    short = min(W, H)
+    side = float(np.linalg.norm(corners[1] - corners[0]))
+    edge = 0.02 * short
+    too_small = too_big = None  # sizes known to give cells under MIN_CELL_PX, or not to fit
+    for _ in range(100):
+        shift = off * (1 - frac) * side * 0.7
+        target = (shift * math.cos(off_dir), shift * math.sin(off_dir), corners[0, 2])
+        distance = f * side / (frac * short)
+        for _ in range(6):
+            cam = Camera(f, *_pose(target, tilt, azimuth, roll, distance), size, *lens_bend)
+            out = cam.to_output(cam.project(corners)[0])
+            sides = np.linalg.norm(out - np.roll(out, 1, axis=0), axis=1)
+            distance *= sides.mean() / (frac * short)
+        cam = Camera(f, *_pose(target, tilt, azimuth, roll, distance), size, *lens_bend)
+        out = cam.to_output(cam.project(corners)[0])
+        inside = ((out >= edge) & (out <= np.array([W - 1, H - 1]) - edge)).all()
+        grid = cam.to_output(cam.project(lattice.reshape(-1, 3))[0]).reshape(SIZE + 1, SIZE + 1, 2)
+        cell_edges = np.concatenate(
+            [np.diff(grid, axis=0).reshape(-1, 2), np.diff(grid, axis=1).reshape(-1, 2)]
+        )
+        big_enough = np.linalg.norm(cell_edges, axis=1).min() >= MIN_CELL_PX * 1.02
+        if inside and big_enough:
+            sides = np.linalg.norm(out - np.roll(out, 1, axis=0), axis=1)
+            return cam, float(sides.mean() / short)
+        if not big_enough:
+            too_small = frac
+            frac = frac * 1.05 if too_big is None else (frac + too_big) / 2
+        elif off > 0.05:
+            off *= 0.6
+        else:
+            off, too_big = 0.0, frac
+            frac = frac * 0.97 if too_small is None else (frac + too_small) / 2
+        if too_small is not None and too_big is not None and too_big - too_small < 1e-3:
+            return None
+    return None
+
+
 def _camera(rng, tier, size, corners) -> tuple[Camera, dict]:
     """A phone camera seeing the whole city (corners (4, 3)) at the tier's size and tilt."""
     (lo, hi), max_tilt, level = TIERS[tier]
     W, H = size
-    short = min(W, H)
     lens = ("main", "tele", "wide")[rng.choice(3, p=(0.8, 0.2, 0.0) if level == 0 else (0.72, 0.18, 0.1))]
     (f_lo, f_hi), (k_lo, k_hi), aperture = LENSES[lens]
     f_eq = rng.uniform(f_lo, f_hi)
@@ -1433,44 +1476,29 @@ def _camera(rng, tier, size, corners) -> tuple[Camera, dict]:
     k1, k2 = rng.uniform(k_lo, k_hi), rng.uniform(-0.01, 0.01)
     rmax2 = ((W / 2) ** 2 + (H / 2) ** 2) / f**2
     margin = int(math.ceil(max(0.0, (k1 * rmax2 + k2 * rmax2**2)) * math.sqrt(rmax2) * f)) + 6
-    tilt = math.radians(rng.uniform(0, max_tilt))
-    azimuth = rng.uniform(0, 2 * math.pi)
-    roll = math.radians(rng.normal(0, 3))
-    frac = rng.uniform(lo, hi)
-    off, off_dir = rng.uniform(0, 1), rng.uniform(0, 2 * math.pi)
-    side = float(np.linalg.norm(corners[1] - corners[0]))
-    edge = 0.02 * short
-    for _ in range(200):
-        shift = off * (1 - frac) * side * 0.7
-        target = (shift * math.cos(off_dir), shift * math.sin(off_dir), corners[0, 2])
-        distance = f * side / (frac * short)
-        for _ in range(5):
-            R, pos = _pose(target, tilt, azimuth, roll, distance)
-            cam = Camera(f, R, pos, (W, H), k1, k2, margin)
-            out = cam.to_output(cam.project(corners)[0])
-            sides = np.linalg.norm(out - np.roll(out, 1, axis=0), axis=1)
-            distance *= sides.mean() / (frac * short)
-        R, pos = _pose(target, tilt, azimuth, roll, distance)
-        cam = Camera(f, R, pos, (W, H), k1, k2, margin)
-        out = cam.to_output(cam.project(corners)[0])
-        sides = np.linalg.norm(out - np.roll(out, 1, axis=0), axis=1)
-        inside = ((out >= edge) & (out <= np.array([W - 1, H - 1]) - edge)).all()
-        big_enough = sides.min() / 4 >= MIN_CELL_PX * 1.03
-        if inside and big_enough:
+    t = np.linspace(0, 1, SIZE + 1)[:, None, None]  # the city's lattice of cell corners (5, 5, 3)
+    lattice = corners[0] + t.transpose(1, 0, 2) * (corners[1] - corners[0]) + t * (corners[3] - corners[0])
+    for attempt in range(12):  # a small photo may need a gentler view than the first drawn
+        tilt = math.radians(rng.uniform(0, max_tilt * 0.8 ** max(0, attempt - 3)))
+        pose = (
+            tilt,
+            rng.uniform(0, 2 * math.pi),
+            math.radians(rng.normal(0, 3)),
+            rng.uniform(0, 2 * math.pi),
+        )
+        fitted = _fit(
+            corners, lattice, pose, rng.uniform(lo, hi), rng.uniform(0, 1), f, size, (k1, k2, margin)
+        )
+        if fitted is not None:
             break
-        if not big_enough:
-            frac *= 1.05
-        elif off > 0.05:
-            off *= 0.6
-        else:
-            off, frac = 0.0, frac * 0.97
     else:
         raise ValueError(f"a {W}x{H} photo cannot hold the whole city with cells of {MIN_CELL_PX:g} px")
+    cam, frac = fitted
     info = {
         "lens": lens,
         "focal_35mm": round(f_eq, 1),
         "tilt_deg": round(math.degrees(tilt), 1),
-        "city_frac": round(float(sides.mean() / short), 3),
+        "city_frac": round(frac, 3),
         "k1": round(k1, 3),
         "aperture_mm": aperture,
     }
@@ -1494,6 +1522,7 @@ class Canvas:
         self.gloss = np.zeros((h, w), np.float32)
         self.shiny = np.full((h, w), 10, np.float32)
         self.layer = np.zeros((h, w), np.uint8)
+        self.pictures = {}  # faces made ready to warp, by (face id, size, corner, scale)
 
     @property
     def shape(self) -> tuple:
@@ -1548,7 +1577,7 @@ def _paint_picture(canvas, picture, quad, normal, gloss, shiny, layer):
     canvas.paint(roi, warped[..., 3], warped[..., :3], normal, gloss, shiny, layer)
 
 
-def _rounded_picture(face, w_mm, h_mm, radius, bevel, scale) -> np.ndarray:
+def _rounded_picture(face, w_mm, radius, bevel, scale) -> np.ndarray:
     """A face (fh, fw, 3|4) shrunk by scale with rounded corners and a worn rim: (h, w, 4) float32."""
     fh, fw = face.shape[:2]
     if scale < 1:
@@ -1590,7 +1619,11 @@ def _draw_box(canvas, cam, box):
     fh, fw = box.face.shape[:2]
     sx = max(np.linalg.norm(top[1] - top[0]), np.linalg.norm(top[2] - top[3])) / fw
     sy = max(np.linalg.norm(top[3] - top[0]), np.linalg.norm(top[2] - top[1])) / fh
-    picture = _rounded_picture(box.face, box.w, box.h, box.radius, box.bevel, min(1.0, 1.5 * max(sx, sy)))
+    scale = min(1.0, math.ceil(24 * max(sx, sy)) / 16)  # 1.5 x what the photo needs, in steps
+    key = (id(box.face), box.w, box.h, box.radius, box.bevel, scale)
+    if key not in canvas.pictures:
+        canvas.pictures[key] = _rounded_picture(box.face, box.w, box.radius, box.bevel, scale)
+    picture = canvas.pictures[key]
     _paint_picture(canvas, picture, top, box.normal, box.gloss, box.shiny, layer)
 
 
@@ -1703,6 +1736,7 @@ def _city_boxes(rng, pieces, faces, level, gloss, centre=(0.0, 0.0), turn=0.0) -
     jitter = min((0.3, 0.6, 1.0)[level], 0.2 + 0.3 * gap)
     spin = min((0.5, 1.0, 2.0)[level], math.degrees(gap * 0.5 / (TILE_MM / 2)) + 0.2)
     drift_x, drift_y = rng.normal(0, jitter, SIZE), rng.normal(0, jitter, SIZE)
+    radius = rng.uniform(0.8, 2.0)  # of the corners, cut by one die
     c, s = math.cos(turn), math.sin(turn)
     boxes = []
     for piece in pieces:
@@ -1721,7 +1755,7 @@ def _city_boxes(rng, pieces, faces, level, gloss, centre=(0.0, 0.0), turn=0.0) -
                 faces[piece["tile"]],
                 normal=_tile_normal(rng, level),
                 gloss=gloss * rng.uniform(0.7, 1.3),
-                radius=rng.uniform(0.8, 2.0),
+                radius=radius,
             )
         )
     return boxes, gap
@@ -2107,7 +2141,7 @@ def _lighting(rng, level, cam) -> dict:
     }
 
 
-def _shadows(rng, canvas, cam, things, light, ground, ppm) -> dict:
+def _shadows(canvas, cam, things, light, ground, ppm) -> dict:
     """Soft masks (H, W) float32 in [0, 1]: shadows of low things ("low", falling on the table),
     of tall things ("high", falling on everything lower) from the key light, and the ambient
     occlusion around everything's foot ("ao")."""
@@ -2170,7 +2204,8 @@ def _shade(canvas, cam, table, lighting, shadows, hand, level) -> np.ndarray:
     if hand is not None:
         occluded *= 1 - hand
         ao *= 1 - 0.3 * hand
-    diffuse = (ao * (0.6 + 0.4 * nz))[..., None] * lighting["ambient"]
+    sky = ao * (0.6 + 0.4 * nz)
+    diffuse = [sky * float(c) for c in lighting["ambient"]]  # per colour channel, (H, W) each
     specular = np.zeros(canvas.shape, np.float32)
     # below this cosine between normal and half vector a highlight is under 1e-3 of its peak
     visible = np.where(canvas.gloss > 0, np.exp(-6.9 / canvas.shiny), np.float32(2))
@@ -2194,7 +2229,8 @@ def _shade(canvas, cam, table, lighting, shadows, hand, level) -> np.ndarray:
         lit = strength * np.clip(nx * lx + ny * ly + nz * lz, 0, None)
         if i == lighting["key"]:
             lit *= occluded
-        diffuse += lit[..., None] * light.colour
+        for channel, c in zip(diffuse, light.colour, strict=True):
+            channel += lit * float(c)
         hx, hy, hz = lx + vx, ly + vy, lz + vz
         ndh = (nx * hx + ny * hy + nz * hz) / np.sqrt(hx * hx + hy * hy + hz * hz)
         near = ndh > visible
@@ -2202,14 +2238,16 @@ def _shade(canvas, cam, table, lighting, shadows, hand, level) -> np.ndarray:
         specular[near] += (
             (shiny + 2) * np.exp(shiny * np.log(ndh[near])) * lit[near] * float(light.colour.mean() / 8)
         )
-    radiance = canvas.albedo * diffuse
-    radiance += (specular * canvas.gloss * (1 + 0.3 * level))[..., None]
+    specular *= canvas.gloss * (1 + 0.3 * level)
+    sheen = [specular] * 3
     if lighting["window"] is not None:
         w, cos_in, cos_out, colour = lighting["window"]
         ndv = 2 * (nx * vx + ny * vy + nz * vz)
         along = (ndv * nx - vx) * float(w[0]) + (ndv * ny - vy) * float(w[1]) + (ndv * nz - vz) * float(w[2])
-        seen = np.clip((along - cos_out) / (cos_in - cos_out), 0, 1)
-        radiance += (canvas.gloss * seen)[..., None] * colour
+        seen = np.clip((along - cos_out) / (cos_in - cos_out), 0, 1) * canvas.gloss
+        sheen = [specular + seen * float(c) for c in colour]
+    radiance = canvas.albedo * cv2.merge(diffuse)
+    radiance += cv2.merge(sheen)
     return radiance
 
 
@@ -2390,7 +2428,7 @@ def render(
     lighting = _lighting(rng, level, cam)
     focus_depth = float(cam.project([[0.0, 0.0, THICK_MM]])[1][0])
     ppm = cam.f / focus_depth
-    shadows = _shadows(rng, canvas, cam, scene, lighting["lights"][lighting["key"]], table["ground"], ppm)
+    shadows = _shadows(canvas, cam, scene, lighting["lights"][lighting["key"]], table["ground"], ppm)
     hand = _hand(rng, canvas.shape) if rng.random() < (0.05, 0.2, 0.35)[level] else None
     radiance = _shade(canvas, cam, table, lighting, shadows, hand, level)
     linear = _optics(rng, radiance, table["depth"], cam, level, focus_depth, LENSES[info["lens"]][2], info)
