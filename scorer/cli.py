@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(grid)
     photo = commands.add_parser("score", help="read city photos (or .txt cities) and score them")
     photo.add_argument("photos", nargs="+", metavar="PHOTO")
-    photo.add_argument("--model", default=None, help="path to tiles.onnx (default: bundled)")
+    photo.add_argument("--model", default=None,
+                       help="folder of the models (default: those installed with the package)")
     _add_table_options(photo)
     serve = commands.add_parser("serve", help="run the web app")
     serve.add_argument("--host", default="127.0.0.1")
@@ -63,9 +64,11 @@ def _score_grids(args) -> dict:
 
 
 def _score_photos(args) -> dict:
+    from .bundled import model_dir
     from .reading import read_table
 
-    return read_table(args.photos, _players(args.players), args.difficulty, args.model)
+    return read_table(args.photos, _players(args.players), args.difficulty,
+                      model_dir(args.model))
 
 
 def _serve(args) -> int:

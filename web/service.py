@@ -37,9 +37,10 @@ class LazyReader:
     def get(self):
         with self._lock:
             if self._reader is None:
+                from scorer.bundled import model_dir
                 from scorer.reading import PhotoReader
 
-                self._reader = PhotoReader(self.model_dir)
+                self._reader = PhotoReader(model_dir(self.model_dir))
             return self._reader
 
 
