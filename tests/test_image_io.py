@@ -133,3 +133,14 @@ def test_the_decoding_budget_makes_photos_wait_their_turn():
         waiting.start()
     waiting.join(2)
     assert done == [None]
+
+
+def test_a_png_chunk_longer_than_the_file_is_refused_at_once():
+    import time
+
+    data = bytearray(encode(Image.new("RGB", (320, 240), (120, 80, 40)), "PNG"))
+    data[33:37] = (4_076_864_212).to_bytes(4, "big")  # the IDAT length (OpenCV took 5-12 s)
+    started = time.perf_counter()
+    with pytest.raises(ImageError, match="damaged"):
+        decode_photo(bytes(data))
+    assert time.perf_counter() - started < 1

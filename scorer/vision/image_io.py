@@ -70,6 +70,17 @@ def _format(data: bytes) -> str | None:
     return None
 
 
+def _chunks_fit(data: bytes) -> bool:
+    """Every PNG chunk lies inside the file (OpenCV spends seconds on a forged length)."""
+    at = 8
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        if data[at + 4:at + 8] == b"IEND":
+            return True
+        at += 12 + length
+    return at <= len(data)
+
+
 def _open(data: bytes):
     """A PIL image of ``data`` with only its header read (HEIC through pillow-heif)."""
     from PIL import Image
@@ -135,6 +146,8 @@ def decode_photo(data: bytes, config: VisionConfig = DEFAULT, reduce: int = 1,
     with budget.reserve(cost) if budget is not None else nullcontext():
         if kind in ("HEIC", "AVIF"):
             return _decode_pil(data, kind)
+        if kind == "PNG" and not _chunks_fit(data):
+            raise ImageError("the PNG file is damaged and cannot be decoded")
         flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                 8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
         image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)  # applies EXIF orientation
