@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .vision import geometry
 from .vision.config import VisionConfig
 from .vision.image_io import DecodeBudget, decode_photo, encode_image, fit_within, is_large_jpeg
 
-__all__ = ["DecodeBudget", "Photo", "open_photo"]
+__all__ = ["DecodeBudget", "Photo", "cell_png", "open_photo", "warped_jpeg", "warped_layout"]
+CORRECTION_SPAN = (-0.1, 1.1)  # a corrected cell's image: the cell and a tenth of its neighbours
 
 
 @dataclass
@@ -67,3 +69,26 @@ def open_photo(data: bytes, config: VisionConfig, max_side: int | None = None,
     image = decode_photo(data, config, reduce=2 if half else 1, budget=budget)
     return Photo(image, 2 if half else 1, data if half else None,
                  (time.perf_counter() - t0) * 1000)
+
+
+def warped_jpeg(warped: np.ndarray) -> bytes:
+    """A reading's warped city, (S, S, 3) uint8 RGB, as a JPEG file."""
+    return encode_image(warped, ".jpg")
+
+
+def warped_layout(config: VisionConfig) -> dict:
+    """Where the cells lie in a warped city: its ``side`` and the ``pad`` around the cells."""
+    side, pad = geometry.warp_size(config)
+    return {"side": side, "pad": pad}
+
+
+def cell_png(warped_jpeg: bytes, row: int, col: int, config: VisionConfig) -> bytes | None:
+    """One cell of a stored warped city, with a margin, as a PNG file (for a correction);
+    None when the stored image cannot be decoded."""
+    import cv2
+
+    warped = cv2.imdecode(np.frombuffer(warped_jpeg, np.uint8), cv2.IMREAD_COLOR)
+    if warped is None:
+        return None
+    x0, y0, x1, y1 = geometry.cell_box(len(warped), row, col, *CORRECTION_SPAN, config)
+    return cv2.imencode(".png", warped[max(y0, 0):y1, max(x0, 0):x1])[1].tobytes()

@@ -504,3 +504,13 @@ def test_stored_values_never_take_a_page_down(app, client):
                 f"/api/tables/{table['id']}/export.csv", f"/api/tables/{table['id']}/export.json"):
         assert client.get(url).status_code == 200, url
     assert b"<script>" not in client.get("/").data
+
+
+def test_the_web_layer_has_no_vision_code():
+    """Photos reach the web layer as bytes and leave it as bytes: scorer.photo and the reader
+    decode, warp and crop."""
+    import re
+
+    for path in (Path(__file__).parent.parent / "web").glob("*.py"):
+        imports = re.findall(r"^\s*(?:from|import) (\S+)", path.read_text(), re.M)
+        assert not [m for m in imports if m.startswith(("scorer.vision", "cv2", "numpy"))], path

@@ -179,7 +179,8 @@ def correct_cell(table_id: str, city: int, row: int, col: int):
     if not isinstance(building, str) or building not in BUILDINGS:
         raise TableError(f"unknown building {str(building)[:40]!r}; use one of "
                          f"{', '.join(BUILDINGS)}")
-    service.correct_cell(_store(), table, index, row - 1, col - 1, building)
+    service.correct_cell(_store(), current_app.extensions["reader"], table, index, row - 1,
+                         col - 1, building)
     return jsonify(_table_json(table_id))
 
 

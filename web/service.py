@@ -10,14 +10,10 @@ import io
 import math
 import threading
 
-import cv2
-import numpy as np
-
 from scorer.city import BUILDINGS, City
 from scorer.errors import GridNotFound, TableError
-from scorer.photo import DecodeBudget, open_photo
+from scorer.photo import DecodeBudget, cell_png, open_photo, warped_jpeg, warped_layout
 from scorer.table import Table, score_cities, score_table
-from scorer.vision import geometry
 
 from .store import PhotoChanged, Store
 
@@ -58,12 +54,6 @@ def scoreboard(table: dict) -> dict:
     return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]]}
 
 
-def _encode_jpeg(image: np.ndarray, quality: int = 88) -> bytes:
-    ok, data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
-                            [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return data.tobytes()
-
-
 def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
               data: bytes) -> None:
     """Decode, read and keep a city's photo: photo, warped city, reading and grid together.
@@ -77,8 +67,8 @@ def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: in
     except GridNotFound:
         store.keep_unread_photo(table["id"], index, photo.jpeg())
         raise
-    store.keep_reading(table["id"], index, photo.jpeg(), _encode_jpeg(reading.warped),
-                       reading.grid, _details(reader, reading, photo.image))
+    store.keep_reading(table["id"], index, photo.jpeg(), warped_jpeg(reading.warped),
+                       reading.grid, _details(reader, reading, photo))
 
 
 def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
@@ -95,23 +85,23 @@ def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, i
     photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
     quad = check_corners(corners, *photo.size)
     reading = reader.read(photo.image, quad)
-    store.keep_reading(table["id"], index, None, _encode_jpeg(reading.warped), reading.grid,
-                       _details(reader, reading, photo.image), photo_read=name)
+    store.keep_reading(table["id"], index, None, warped_jpeg(reading.warped), reading.grid,
+                       _details(reader, reading, photo), photo_read=name)
 
 
-def _details(reader, reading, image: np.ndarray) -> dict:
+def _details(reader, reading, photo) -> dict:
     from scorer.reading import reading_json
 
     details = reading_json(reading)
     details["model_grid"] = reading.grid
-    details["photo_size"] = [int(image.shape[1]), int(image.shape[0])]
-    details["warp"] = dict(zip(("side", "pad"), geometry.warp_size(reader.config), strict=True))
+    details["photo_size"] = list(photo.size)
+    details["warp"] = warped_layout(reader.config)
     return details
 
 
-def check_corners(corners, width: int | None = None, height: int | None = None) -> np.ndarray:
-    """Four tapped points on the photo, as (4, 2) float32: finite, and (given the photo's
-    size) inside it, enclosing a fair share of it; TableError otherwise."""
+def check_corners(corners, width: int | None = None, height: int | None = None) -> list:
+    """Four tapped points on the photo, as [[x, y] x4] floats: finite, and (given the
+    photo's size) inside it, enclosing a fair share of it; TableError otherwise."""
     message = "corners are four [x, y] points on the photo"
     if not (isinstance(corners, list) and len(corners) == 4 and all(
             isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p)
@@ -119,7 +109,7 @@ def check_corners(corners, width: int | None = None, height: int | None = None) 
         raise TableError(message)
     points = [(float(x), float(y)) for x, y in corners]
     if width is None or height is None:
-        return np.array(points, np.float32)
+        return points
     if not all(-1 <= x <= width + 1 and -1 <= y <= height + 1 for x, y in points):
         raise TableError(f"{message}: each inside its {width}x{height} pixels")
     cx, cy = sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4
@@ -128,7 +118,7 @@ def check_corners(corners, width: int | None = None, height: int | None = None) 
                    in zip(around, around[1:] + around[:1], strict=True))) / 2
     if area < MIN_CITY_SHARE * width * height:
         raise TableError("tap the city's four corners: they enclose too small an area")
-    return np.array(points, np.float32)
+    return points
 
 
 def _is_number(value) -> bool:
@@ -140,14 +130,14 @@ def _is_number(value) -> bool:
         return False
 
 
-def correct_cell(store: Store, table: dict, index: int, row: int, col: int, building: str) -> None:
+def correct_cell(store: Store, reader: LazyReader, table: dict, index: int, row: int, col: int,
+                 building: str) -> None:
     """Change one cell and keep the correction, with the cell's image, for retraining."""
     found = store.image(table["id"], index, "warped")
-    warped = cv2.imread(str(found[1]), cv2.IMREAD_COLOR) if found else None
-    png = None
-    if warped is not None:
-        x0, y0, x1, y1 = geometry.cell_box(len(warped), row, col, -0.1, 1.1)
-        png = cv2.imencode(".png", warped[max(y0, 0):y1, max(x0, 0):x1])[1].tobytes()
+    try:
+        png = cell_png(found[1].read_bytes(), row, col, reader.get().config) if found else None
+    except FileNotFoundError:  # replaced by a new reading meanwhile
+        png = None
     store.set_cell(table["id"], index, row, col, building, png)
 
 
