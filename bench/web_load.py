@@ -22,6 +22,7 @@ import threading
 import time
 import urllib.request
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,10 +30,12 @@ PHOTOS = sorted((ROOT / "tests" / "fixtures" / "photos").glob("*-0*.jpg"))[:7]
 BUILDINGS = ["shop", "factory", "office", "park", "house"]
 
 
-def request(base, method, path, body=None, photo=None):
+def request(base, method, path, body=None, photo=None, timeout=60):
+    """(status, reply bytes); ``body`` is JSON (or raw bytes sent as JSON), ``photo`` a file."""
     headers, data = {}, None
     if body is not None:
-        data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
     if photo is not None:
         boundary = uuid.uuid4().hex
         data = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; "
@@ -41,7 +44,7 @@ def request(base, method, path, body=None, photo=None):
         headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
     req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
-        with urllib.request.urlopen(req, timeout=60) as response:
+        with urllib.request.urlopen(req, timeout=timeout) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
@@ -54,26 +57,44 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, data: str, threads: int = 8) -> subprocess.Popen:
+    """``btc-scorer serve`` in a child process, answering once this returns."""
+    server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--port", str(port),
+                               "--data", data, "--threads", str(threads)], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            return server
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+@contextmanager
+def running_server(threads: int = 8):
+    """(base URL, server process) of a fresh server on a free port with an empty data folder."""
+    port, data = free_port(), tempfile.mkdtemp()
+    server = start_server(port, data, threads)
+    try:
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30)
     args = parser.parse_args()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    data = tempfile.mkdtemp()
-    server = subprocess.Popen([sys.executable, "-m", "scorer.cli", "serve", "--port", str(port),
-                               "--data", data, "--threads", "8"], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/api/tables", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+    with running_server() as (base, server):
         photos = [p.read_bytes() for p in PHOTOS]
         _, body = request(base, "POST", "/api/tables", {"players": list("ABCDEFG")})
         table = json.loads(body)["id"]
@@ -124,9 +145,6 @@ def main() -> int:
         print(f"server memory (RSS): {rss_before:.0f} MB before the load, "
               f"{rss_mb(server.pid):.0f} MB after; {os.cpu_count()} cores")
         return 1 if errors else 0
-    finally:
-        server.terminate()
-        server.wait()
 
 
 if __name__ == "__main__":

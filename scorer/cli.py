@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import warnings
+from contextlib import contextmanager
 
 from .errors import ScorerError
 
@@ -32,13 +35,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(grid)
     photo = commands.add_parser("score", help="read city photos (or .txt cities) and score them")
     photo.add_argument("photos", nargs="+", metavar="PHOTO")
-    photo.add_argument("--model", default=None, help="path to tiles.onnx (default: bundled)")
+    photo.add_argument("--model", default=None,
+                       help="folder of the models (default: those installed with the package)")
     _add_table_options(photo)
     serve = commands.add_parser("serve", help="run the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", default=None, help="data folder (default: ./data)")
     serve.add_argument("--threads", type=int, default=4)
+    serve.add_argument("--host-mode", action="store_true",
+                       help="a café serving many tables: no list of tables (or BTC_HOST_MODE=1)")
     return parser
 
 
@@ -58,16 +64,35 @@ def _score_grids(args) -> dict:
 
 
 def _score_photos(args) -> dict:
+    from .bundled import model_dir
     from .reading import read_table
 
-    return read_table(args.photos, _players(args.players), args.difficulty, args.model)
+    return read_table(args.photos, _players(args.players), args.difficulty,
+                      model_dir(args.model))
 
 
 def _serve(args) -> int:
     from web import serve
 
-    serve(host=args.host, port=args.port, data_dir=args.data, threads=args.threads)
+    serve(host=args.host, port=args.port, data_dir=args.data, threads=args.threads,
+          host_mode=args.host_mode)
     return 0
+
+
+@contextmanager
+def _quiet_libraries():
+    """No library warnings around our one line: Python warnings are dropped, and what the
+    image codecs print straight to the terminal (libjpeg, libpng) goes to /dev/null."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
-        result = _score_grids(args) if args.command == "score-grid" else _score_photos(args)
+        with _quiet_libraries():
+            result = _score_grids(args) if args.command == "score-grid" else _score_photos(args)
     except ScorerError as error:
         print(f"btc-scorer: error: {error}", file=sys.stderr)
         return 2

@@ -17,6 +17,10 @@ class ImageError(ScorerError):
     """A file that is not a readable image, or one too large to read."""
 
 
+class DecodeBusy(ImageError):
+    """The server's decoding budget stayed spent by other photos for too long."""
+
+
 class GridNotFound(ScorerError):
     """No city could be found in a photo, or its reading is not plausible."""
 

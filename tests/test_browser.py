@@ -6,7 +6,6 @@ docs/screenshots/ (the README shows them).
 """
 
 import shutil
-import socket
 import threading
 from pathlib import Path
 
@@ -28,16 +27,14 @@ pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="needs De
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from waitress.server import create_server
+    from web.server import make_server
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
-    server = create_server(app, host="127.0.0.1", port=port, threads=4)
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")),
+                      "TRUSTED_HOSTS": ["127.0.0.1"]})
+    server = make_server(app, "127.0.0.1", 0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{server.effective_port}"
     server.close()
 
 
@@ -49,6 +46,20 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield browser
         browser.close()
+
+
+def expect(locator):
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
+
+def watch_policy(page) -> list[str]:
+    """Messages of anything the page's Content-Security-Policy blocked (none expected)."""
+    blocked = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text
+            else None)
+    return blocked
 
 
 def cell_labels(page, city: int) -> list[list[str]]:
@@ -63,6 +74,7 @@ SHORT = {"shop": "S", "factory": "F", "office": "O", "park": "P", "house": "H",
 def test_four_player_table_from_photos(server, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2)
+    blocked = watch_policy(page)
     page.goto(server)
     page.fill("textarea[name=players]", ", ".join(PLAYERS))
     page.click("button[type=submit]")
@@ -81,8 +93,7 @@ def test_four_player_table_from_photos(server, browser):
     new = "park" if grids[0][0][0] != "park" else "shop"
     page.click('.city[data-city="1"] .cell[data-row="1"][data-col="1"]')
     page.click(f'#picker .pick[data-building="{new}"]')
-    page.wait_for_function(
-        f"""document.querySelector('.city[data-city="1"] .cell span').textContent === '{SHORT[new]}'""")
+    expect(page.locator('.city[data-city="1"] .cell span').first).to_have_text(SHORT[new])
     grids[0][0][0] = new
     expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(PLAYERS)))
     winner = " and ".join(expected["winner"])
@@ -103,6 +114,7 @@ def test_four_player_table_from_photos(server, browser):
     page.screenshot(path=str(SHOTS / "laptop-table.jpg"), full_page=True, type="jpeg", quality=70)
     page.goto(server)
     assert page.locator(".tables li").count() == 1
+    assert blocked == []
     page.close()
 
 
@@ -119,7 +131,7 @@ def test_type_a_city_in_by_tapping(server, browser):
             page.click(f'.city[data-city="2"] .cell[data-row="{r}"][data-col="{c}"]')
             page.click('#picker .pick[data-building="shop"]')
             cell = f'.city[data-city="2"] .cell[data-row="{r}"][data-col="{c}"] span'
-            page.wait_for_function(f"""document.querySelector('{cell}').textContent === 'S'""")
+            expect(page.locator(cell)).to_have_text("S")
     assert page.inner_text('.city[data-city="2"] .total') == "64 points"
     page.close()
 

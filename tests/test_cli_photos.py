@@ -62,3 +62,27 @@ def test_bad_photos_are_one_line_and_exit_2(tmp_path, content, message):
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and message in run.stderr
     assert str(path) in run.stderr and "Traceback" not in run.stderr
+
+
+def test_fuzzed_files_are_one_line_and_exit_2_with_no_library_noise(tmp_path, capfd):
+    import random
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+    import fuzz
+
+    rng, seeds = random.Random(5), fuzz.seeds()
+    cases = [("thin", fuzz.thin_png(4000, 2), ".png"), ("wide", fuzz._png(100000, 1), ".png"),
+             ("avif", fuzz.encoded("AVIF"), ".heic"), ("bomb", fuzz.jpeg_claiming(7000, 7000), ".jpg")]
+    for _ in range(16):
+        what, data = fuzz.upload_case(rng, seeds)
+        cases.append((what, data, rng.choice([".jpg", ".heic", ".png", ""])))
+    for k, (what, data, suffix) in enumerate(cases):
+        path = tmp_path / f"city{k}{suffix}"
+        path.write_bytes(data)
+        code = main(["score", str(path)])
+        out, err = capfd.readouterr()
+        assert code in (0, 2), what
+        if code == 2:
+            assert err.count("\n") == 1 and err.startswith("btc-scorer: error:"), (what, err)
+        else:
+            assert err == "" and out, (what, err)

@@ -1,6 +1,8 @@
 """Decoding phone photos, and the plain errors for everything else."""
 
 import io
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,6 +10,8 @@ from PIL import Image
 
 from scorer.errors import ImageError
 from scorer.vision.image_io import decode_photo
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 
 
 def encode(image: Image.Image, fmt: str, **options) -> bytes:
@@ -65,3 +69,78 @@ def test_huge_image_is_refused_before_decoding():
 def test_oversized_file_is_refused():
     with pytest.raises(ImageError, match="larger than"):
         decode_photo(np.zeros(41_000_000, np.uint8).tobytes())
+
+
+@pytest.mark.parametrize("size", [(100000, 1), (4000, 2), (1, 3000), (15, 400), (1300, 100)],
+                         ids=["100000x1", "4000x2", "1x3000", "15x400", "13-to-1"])
+def test_thin_images_are_refused_from_the_header(size):
+    with pytest.raises(ImageError, match="too thin"):
+        decode_photo(encode(Image.new("L", size), "PNG"))
+
+
+def test_avif_decodes_whatever_its_name():
+    image = Image.new("RGB", (64, 48), (20, 200, 30))
+    decoded = decode_photo(encode(image, "AVIF", quality=90))
+    assert decoded.shape == (48, 64, 3) and decoded[24, 32, 1] > 150
+
+
+def test_damaged_heic_is_a_plain_error():
+    pillow_heif = pytest.importorskip("pillow_heif")
+    pillow_heif.register_heif_opener()
+    data = encode(Image.effect_noise((512, 384), 60).convert("RGB"), "HEIF", quality=90)
+    for cut in (3000, len(data) // 2, len(data) - 10):
+        with pytest.raises(ImageError, match="damaged"):
+            decode_photo(data[:cut])
+
+
+def test_a_header_bomb_is_refused_before_decoding():
+    from fuzz import jpeg_claiming
+
+    with pytest.raises(ImageError, match="photos up to 50 MP"):
+        decode_photo(jpeg_claiming(9000, 9000))
+
+
+def test_large_jpegs_are_decoded_as_small_as_asked():
+    data = encode(Image.new("RGB", (4000, 3000), (10, 20, 30)), "JPEG")
+    assert decode_photo(data, max_side=2000).shape == (1500, 2000, 3)
+    assert decode_photo(data, max_side=900).shape == (750, 1000, 3)
+    assert decode_photo(data, max_side=5000).shape == (3000, 4000, 3)
+
+
+def test_the_decoding_budget_refuses_a_photo_larger_than_itself():
+    from scorer.vision.image_io import DecodeBudget
+
+    data = encode(Image.new("RGB", (400, 300)), "PNG")
+    with pytest.raises(ImageError, match="too large to decode here"):
+        decode_photo(data, budget=DecodeBudget(400 * 300 * 3))
+    assert decode_photo(data, budget=DecodeBudget(400 * 300 * 6)).shape == (300, 400, 3)
+
+
+def test_the_decoding_budget_makes_photos_wait_their_turn():
+    import threading
+
+    from scorer.errors import DecodeBusy
+    from scorer.vision.image_io import DecodeBudget
+
+    budget = DecodeBudget(1000, wait_s=0.2)
+    with budget.reserve(800):
+        with pytest.raises(DecodeBusy):
+            with budget.reserve(300):
+                pass
+        done = []
+        waiting = threading.Thread(target=lambda: done.append(budget.reserve(300).__enter__()))
+        budget.wait_s = 5
+        waiting.start()
+    waiting.join(2)
+    assert done == [None]
+
+
+def test_a_png_chunk_longer_than_the_file_is_refused_at_once():
+    import time
+
+    data = bytearray(encode(Image.new("RGB", (320, 240), (120, 80, 40)), "PNG"))
+    data[33:37] = (4_076_864_212).to_bytes(4, "big")  # the IDAT length (OpenCV took 5-12 s)
+    started = time.perf_counter()
+    with pytest.raises(ImageError, match="damaged"):
+        decode_photo(bytes(data))
+    assert time.perf_counter() - started < 1

@@ -1,12 +1,16 @@
 """Every API route through the Flask test client, errors included: never a 500."""
 
 import io
+import sys
+from pathlib import Path
 
 import pytest
-from photos import CASES, photo, truth
+from photos import CASES, EMPTY_TABLE, photo, truth
 from PIL import Image
 
 from web import create_app
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 
 GRID = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4, ["park"] * 4]
 
@@ -222,7 +226,291 @@ def test_correction_survives_an_unreadable_warped_image(app, client):
     table = new_table(client)
     upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
     store = app.extensions["store"]
-    store.image_path(table["id"], "city0-warped.jpg").write_bytes(b"\xff\xd8 half a file")
+    store.image(table["id"], 0, "warped")[1].write_bytes(b"\xff\xd8 half a file")
     response = client.put(f"/api/tables/{table['id']}/cities/1/cells/1/1", json={"building": "shop"})
     assert response.status_code == 200
     assert store.corrections()[-1]["image"] is None
+
+
+# --- every bad input a 4xx (the cases found by fuzzing, issue 13) ----------------------------
+
+ID_ROUTES = [("GET", ""), ("PATCH", ""), ("DELETE", ""), ("POST", "/cities/1/photo"),
+             ("POST", "/cities/1/corners"), ("PUT", "/cities/1/grid"),
+             ("PUT", "/cities/1/cells/1/1"), ("GET", "/cities/1/photo.jpg"),
+             ("GET", "/cities/1/warped.jpg"), ("GET", "/export.json"), ("GET", "/export.csv")]
+JSON_ROUTES = [("POST", "/api/tables"), ("PATCH", "/api/tables/{id}"),
+               ("POST", "/api/tables/{id}/cities/1/corners"), ("PUT", "/api/tables/{id}/cities/1/grid"),
+               ("PUT", "/api/tables/{id}/cities/1/cells/1/1")]
+
+
+@pytest.mark.parametrize("method, route", ID_ROUTES, ids=[f"{m}{r}" for m, r in ID_ROUTES])
+@pytest.mark.parametrize("table_id", [str(2 ** 63), str(2 ** 64), "-1", "a" * 300, "%ED%A0%80"],
+                         ids=["2^63", "2^64", "negative", "long", "surrogate"])
+def test_unknown_table_ids_are_404(client, method, route, table_id):
+    response = client.open(f"/api/tables/{table_id}{route}", method=method, json={})
+    assert response.status_code == 404 and "no table" in response.json["error"]
+
+
+@pytest.mark.parametrize("method, route", JSON_ROUTES, ids=[r for _, r in JSON_ROUTES])
+@pytest.mark.parametrize("body", [b"[" * 60_000, b"{\"a\":" * 5000, b'{"name": NaN}',
+                                  b'{"corners": Infinity}', b"\xff\xfe"],
+                         ids=["nested-list", "nested-object", "nan", "infinity", "not-utf8"])
+def test_malformed_json_is_400(client, method, route, body):
+    table = new_table(client)
+    response = client.open(route.format(id=table["id"]), method=method, data=body,
+                           content_type="application/json")
+    assert response.status_code == 400 and "JSON object" in response.json["error"]
+
+
+def test_a_large_json_body_is_413(client):
+    response = client.post("/api/tables", json={"players": ["A"], "name": "x" * 100_000})
+    assert response.status_code == 413 and "JSON bodies up to" in response.json["error"]
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [({"players": ["Ann", "\ud800", "Cy"]}, "not text"),
+     ({"players": ["Ann", "Ben\x00", "Cy"]}, "not text"),
+     ({"players": ["Ann", "Ben", "Cy"], "name": "\udfff"}, "not text"),
+     ({"players": ["Ann", "Ben", "Cy"], "name": ["x"]}, "must be text"),
+     ({"players": ["A" * 41, "Ben", "Cy"]}, "at most 40"),
+     ({"players": ["A"], "difficulty": True}, "1 to 7")],
+    ids=["surrogate-player", "nul-player", "surrogate-name", "list-name", "long-name",
+         "bool-difficulty"])
+def test_names_that_are_not_text_are_400(client, body, message):
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400 and message in response.json["error"]
+    assert client.get("/").status_code == 200
+
+
+def test_rename_with_a_surrogate_is_400_and_the_page_still_renders(client):
+    table = new_table(client)
+    response = client.patch(f"/api/tables/{table['id']}", json={"name": "\ud83d"})
+    assert response.status_code == 400
+    assert client.get("/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "corners, message",
+    [("[[0, 0], [1e400, 0], [1, 1], [0, 1]]", "four [x, y]"),
+     (f"[[0, 0], [{10 ** 400}, 0], [1, 1], [0, 1]]", "four [x, y]"),
+     ("[[0, 0], [true, 0], [1, 1], [0, 1]]", "four [x, y]"),
+     ("[[-5000, -5000], [-4000, -5000], [-4000, -4000], [-5000, -4000]]", "inside its"),
+     ("[[0, 0], [1e9, 0], [1e9, 1e9], [0, 1e9]]", "inside its"),
+     ("[[10, 10], [10, 10], [10, 10], [10, 10]]", "too small"),
+     ("[[0, 0], [100, 100], [200, 200], [300, 300]]", "too small")],
+    ids=["1e400", "400-digits", "bool", "far-outside", "huge", "one-point", "a-line"])
+def test_corners_that_cannot_be_a_city_are_400(client, corners, message):
+    table = new_table(client)
+    upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
+    before = client.get(f"/api/tables/{table['id']}").json["cities"][0]
+    response = client.post(f"/api/tables/{table['id']}/cities/1/corners",
+                           data=f'{{"corners": {corners}}}', content_type="application/json")
+    assert response.status_code == 400 and message in response.json["error"]
+    assert client.get(f"/api/tables/{table['id']}").json["cities"][0] == before
+
+
+def _png(width, height) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (90, 60, 30)).save(out, "PNG")
+    return out.getvalue()
+
+
+def _heic(size=(512, 384)) -> bytes:
+    pillow_heif = pytest.importorskip("pillow_heif")
+    pillow_heif.register_heif_opener()
+    out = io.BytesIO()
+    noise = Image.effect_noise(size, 60).convert("RGB")
+    noise.save(out, "HEIF", quality=90)
+    return out.getvalue()
+
+
+def _avif() -> bytes:
+    out = io.BytesIO()
+    Image.effect_noise((320, 240), 60).convert("RGB").save(out, "AVIF")
+    return out.getvalue()
+
+
+def _files(app) -> set:
+    return {p.name for p in app.extensions["store"].images.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [(lambda: _png(100000, 1), "too thin"), (lambda: _png(4000, 2), "too thin"),
+     (lambda: _heic()[:3000], "damaged"), (lambda: __import__("fuzz").jpeg_claiming(9000, 9000),
+                                            "photos up to 50 MP")],
+    ids=["100000x1", "4000x2", "heic-cut-at-3000", "header-bomb"])
+def test_a_failed_upload_changes_nothing(app, client, make, message):
+    table = new_table(client)
+    upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
+    before, files = client.get(f"/api/tables/{table['id']}").json, _files(app)
+    response = upload(client, table["id"], 1, make())
+    assert response.status_code == 422 and message in response.json["error"]
+    assert client.get(f"/api/tables/{table['id']}").json == before and _files(app) == files
+
+
+def test_avif_named_heic_is_read(client):
+    table = new_table(client)
+    response = upload(client, table["id"], 1, _avif(), name="city.heic")
+    assert response.status_code == 422  # decoded and looked at: noise, not a city
+    assert "city" in response.json["error"] and "damaged" not in response.json["error"]
+
+
+def test_a_photo_without_a_city_keeps_the_grid_and_asks_for_corners(app, client):
+    table = new_table(client)
+    upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
+    before = client.get(f"/api/tables/{table['id']}").json["cities"][0]
+    warped = client.get(f"/api/tables/{table['id']}/cities/1/warped.jpg").data
+    response = upload(client, table["id"], 1, EMPTY_TABLE.read_bytes())
+    assert response.status_code == 422
+    city = client.get(f"/api/tables/{table['id']}").json["cities"][0]
+    assert city["grid"] == before["grid"] and city["reading"]["unread"] is True
+    assert client.get(f"/api/tables/{table['id']}/cities/1/warped.jpg").data == warped
+    assert len(_files(app)) == 2  # the old photo went with its replacement
+
+
+def test_concurrent_uploads_to_one_city_leave_one_whole_city(app):
+    from concurrent.futures import ThreadPoolExecutor
+
+    import cv2
+    import numpy as np
+
+    client = app.test_client()
+    table = new_table(client)
+    cases = CASES[:4]
+
+    def send(case):
+        return upload(app.test_client(), table["id"], 1, photo(case).read_bytes()).status_code
+
+    with ThreadPoolExecutor(4) as pool:
+        assert set(pool.map(send, cases)) == {200}
+    city = client.get(f"/api/tables/{table['id']}").json["cities"][0]
+    stored = cv2.imdecode(np.frombuffer(client.get(
+        f"/api/tables/{table['id']}/cities/1/photo.jpg").data, np.uint8), cv2.IMREAD_COLOR)
+
+    def distance(case):
+        original = cv2.imread(str(photo(case)))
+        return np.abs(original.astype(int) - stored).mean() if original.shape == stored.shape \
+            else np.inf
+
+    kept = min(cases, key=distance)
+    assert city["grid"] == truth(kept)["grid"]
+    assert np.abs(np.array(city["reading"]["corners"]) - truth(kept)["corners"]).max() < 20
+    assert len(_files(app)) == 2
+
+
+def test_deleting_a_table_removes_its_photos_and_corrections(app, client):
+    table = new_table(client)
+    upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
+    client.put(f"/api/tables/{table['id']}/cities/1/cells/1/1", json={"building": "park"})
+    assert len(_files(app)) == 3
+    client.delete(f"/api/tables/{table['id']}")
+    assert _files(app) == set() and app.extensions["store"].corrections() == []
+
+
+# --- bounded forms, people at the table only ----------------------------------------------
+
+def test_a_large_text_field_is_413_with_a_form_message(client):
+    table = new_table(client)
+    response = client.post(f"/api/tables/{table['id']}/cities/1/photo", content_type="multipart/form-data",
+                           data={"note": "x" * 1_000_000, "photo": (io.BytesIO(b"x"), "c.jpg")})
+    assert response.status_code == 413 and "form is too large" in response.json["error"]
+
+
+def test_many_form_fields_are_413_with_a_form_message(client):
+    table = new_table(client)
+    fields = {f"f{k}": "x" for k in range(1500)}
+    response = client.post(f"/api/tables/{table['id']}/cities/1/photo",
+                           content_type="multipart/form-data", data=fields)
+    assert response.status_code == 413 and "form is too large" in response.json["error"]
+
+
+@pytest.mark.parametrize("headers", [{"Origin": "http://evil.example"}, {"Origin": "null"},
+                                     {"Sec-Fetch-Site": "cross-site"}],
+                         ids=["other-origin", "null-origin", "cross-site"])
+def test_writes_from_other_sites_are_refused(client, headers):
+    response = client.post("/api/tables", json={"players": ["A", "B", "C"]}, headers=headers)
+    assert response.status_code == 403 and "own pages" in response.json["error"]
+    table = new_table(client)
+    response = client.post(f"/api/tables/{table['id']}/cities/1/photo", headers=headers,
+                    content_type="multipart/form-data", data={"photo": (io.BytesIO(b"x"), "c.jpg")})
+    assert response.status_code == 403
+    assert client.get("/api/tables", headers=headers).status_code == 200  # reading is fine
+
+
+def test_writes_from_the_app_itself_are_accepted(client):
+    response = client.post("/api/tables", json={"players": ["A", "B", "C"]},
+                           headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    assert response.status_code == 201
+
+
+def test_security_headers_on_every_answer(client):
+    for url in ("/", "/api/tables", "/static/app.css", "/api/tables/nope"):
+        headers = client.get(url).headers
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "no-referrer"
+        assert "script-src 'self'" in headers["Content-Security-Policy"]
+        assert headers["X-Frame-Options"] == "DENY"
+
+
+def test_unknown_host_names_are_refused(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "TRUSTED_HOSTS": ["localhost", "127.0.0.1"]})
+    client = app.test_client()
+    assert client.get("/", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+    response = client.get("/api/tables", headers={"Host": "attacker.example"})
+    assert response.status_code == 421 and "does not answer" in response.json["error"]
+
+
+def test_host_mode_lists_no_tables(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_MODE": True})
+    client = app.test_client()
+    table = new_table(client)
+    assert client.get("/api/tables").status_code == 404
+    assert client.get("/api/corrections/export.zip").status_code == 404
+    page = client.get("/").data.decode()
+    assert table["id"] not in page and "Friday" not in page and "own link" in page
+    assert client.get(f"/tables/{table['id']}").status_code == 200
+
+
+def test_table_links_cannot_be_guessed(client):
+    ids = {new_table(client)["id"] for _ in range(5)}
+    assert len(ids) == 5 and all(len(i) == 16 for i in ids)
+    assert client.get("/api/tables/1").status_code == 404
+
+
+def test_csv_cells_are_never_formulas(client):
+    table = new_table(client, ("=cmd|' /C calc'!A0", "+Ben", "@Cy"))
+    for city in (1, 2, 3):
+        client.put(f"/api/tables/{table['id']}/cities/{city}/grid", json={"grid": GRID})
+    rows = client.get(f"/api/tables/{table['id']}/export.csv").data.decode().splitlines()
+    import csv as csv_module
+
+    cells = [cell for row in csv_module.reader(rows) for cell in row]
+    assert not any(c.startswith(("=", "+", "-", "@")) for c in cells)
+    assert "'=cmd|' /C calc'!A0 & +Ben" in cells and "'+Ben" in cells
+
+
+def test_stored_values_never_take_a_page_down(app, client):
+    import sqlite3
+
+    table = new_table(client)
+    with sqlite3.connect(app.extensions["store"].path) as db:
+        db.execute("UPDATE tables SET name = CAST(? AS TEXT), players = ?",
+                   (b"\xed\xa0\x80<script>", '["\\ud800", 5, "Cy", "Dee"]'))
+        db.execute("UPDATE cities SET grid = ? WHERE idx = 0", ('[["castle"]]',))
+        db.execute("UPDATE cities SET grid = '{' WHERE idx = 1")
+    for url in ("/", f"/tables/{table['id']}", f"/api/tables/{table['id']}", "/api/tables",
+                f"/api/tables/{table['id']}/export.csv", f"/api/tables/{table['id']}/export.json"):
+        assert client.get(url).status_code == 200, url
+    assert b"<script>" not in client.get("/").data
+
+
+def test_the_web_layer_has_no_vision_code():
+    """Photos reach the web layer as bytes and leave it as bytes: scorer.photo and the reader
+    decode, warp and crop."""
+    import re
+
+    for path in (Path(__file__).parent.parent / "web").glob("*.py"):
+        imports = re.findall(r"^\s*(?:from|import) (\S+)", path.read_text(), re.M)
+        assert not [m for m in imports if m.startswith(("scorer.vision", "cv2", "numpy"))], path

@@ -4,40 +4,104 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
+
+from scorer.photo import DecodeBudget
 
 from .service import LazyReader
 from .store import Store
 
 MAX_UPLOAD_MB = 25
+LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1"]
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",  # table links are secrets: never sent to other sites
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; "
+                               "style-src 'self' 'unsafe-inline'; script-src 'self'; "
+                               "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+                               "form-action 'self'",
+}
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app; ``test_config`` may set DATA_DIR, MODEL_DIR, MAX_CONTENT_LENGTH."""
+    """Build the app; ``test_config`` may set any of the settings below.
+
+    DATA_DIR, MODEL_DIR; MAX_CONTENT_LENGTH (uploads), MAX_JSON_BYTES, MAX_FORM_MEMORY_SIZE
+    and MAX_FORM_PARTS (form fields); DECODE_BUDGET (bytes of photos decoded at once, by
+    default 4 uploads' worth); HOST_MODE (a café serving many tables: no list of tables);
+    TRUSTED_HOSTS (``Host`` names answered, None for any).
+    """
     app = Flask(__name__)
     app.config.from_mapping(
         DATA_DIR=os.environ.get("BTC_DATA", str(Path.cwd() / "data")),
         MODEL_DIR=None,
         MAX_CONTENT_LENGTH=MAX_UPLOAD_MB * 1024 * 1024,
+        MAX_JSON_BYTES=64 * 1024,
+        MAX_FORM_MEMORY_SIZE=256 * 1024,  # above the multipart parser's 64 KB chunks
+        MAX_FORM_PARTS=8,
+        DECODE_BUDGET=None,
+        HOST_MODE=os.environ.get("BTC_HOST_MODE", "") not in ("", "0"),
+        TRUSTED_HOSTS=None,
     )
     if test_config:
         app.config.update(test_config)
+    budget = app.config["DECODE_BUDGET"] or 4 * app.config["MAX_CONTENT_LENGTH"]
     app.extensions["store"] = Store(app.config["DATA_DIR"])
     app.extensions["reader"] = LazyReader(app.config["MODEL_DIR"])
+    app.extensions["decode_budget"] = DecodeBudget(budget)
 
     from . import api, pages
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    _guard(app)
+    _errors(app)
+    return app
 
+
+def _guard(app: Flask) -> None:
+    """Only the expected host, no writes from other sites, and the browser's protections."""
+
+    @app.before_request
+    def same_site_only():
+        trusted = app.config["TRUSTED_HOSTS"]
+        host = urlsplit(f"//{request.headers.get('Host', '')}").hostname or ""
+        if trusted is not None and host not in trusted:
+            return jsonify(error=f"this server does not answer for {host[:60]!r}"), 421
+        if request.method in SAFE_METHODS:
+            return None
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("Host"):
+            return jsonify(error="changes are accepted only from this app's own pages"), 403
+        if request.headers.get("Sec-Fetch-Site") == "cross-site":
+            return jsonify(error="changes are accepted only from this app's own pages"), 403
+        return None
+
+    @app.after_request
+    def protect(response):
+        response.headers.update(SECURITY_HEADERS)
+        if request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+
+def _errors(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        message = {
-            413: f"the file is too large: uploads are limited to "
-                 f"{app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB",
-        }.get(error.code, error.description)
+        message = error.description
+        if error.code == 413 and (request.content_length or 0) > app.config["MAX_CONTENT_LENGTH"]:
+            message = (f"the file is too large: uploads are limited to "
+                       f"{app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB")
+        elif error.code == 413 and request.mimetype == "multipart/form-data":
+            message = (f"the form is too large: send one photo as field 'photo' (at most "
+                       f"{app.config['MAX_FORM_PARTS']} fields, text fields up to "
+                       f"{app.config['MAX_FORM_MEMORY_SIZE'] // 1024} KB)")
         if request.path.startswith("/api/") or error.code == 413:
             return jsonify(error=message), error.code
         return error
@@ -53,15 +117,23 @@ def create_app(test_config: dict | None = None) -> Flask:
             return jsonify(error=message), 500
         return message, 500
 
-    return app
-
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,
-          threads: int = 4) -> None:
-    """Run the app with waitress, the production WSGI server (one model session per process)."""
-    from waitress import serve as waitress_serve
+          threads: int = 4, host_mode: bool = False) -> None:
+    """Run the app with waitress, the production WSGI server (one model session per process).
 
-    app = create_app({"DATA_DIR": data_dir} if data_dir else None)
-    print(f"Between Two Cities scorer on http://{host}:{port}  (data in {app.config['DATA_DIR']})",
-          flush=True)
-    waitress_serve(app, host=host, port=port, threads=threads)
+    On a loopback address only loopback host names are answered (no DNS rebinding); on any
+    other, the names in BTC_HOSTS (comma separated) when it is set.
+    """
+    from .server import make_server
+
+    config: dict = {"DATA_DIR": data_dir} if data_dir else {}
+    if host_mode:
+        config["HOST_MODE"] = True
+    names = [n.strip() for n in os.environ.get("BTC_HOSTS", "").split(",") if n.strip()]
+    if names or host in LOOPBACK_HOSTS:
+        config["TRUSTED_HOSTS"] = names or LOOPBACK_HOSTS
+    app = create_app(config)
+    print(f"Between Two Cities scorer on http://{host}:{port}  (data in {app.config['DATA_DIR']}"
+          f"{', host mode' if app.config['HOST_MODE'] else ''})", flush=True)
+    make_server(app, host, port, threads).run()

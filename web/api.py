@@ -9,10 +9,11 @@ import zipfile
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_file
 
 from scorer.city import BUILDINGS
-from scorer.errors import GridNotFound, ScorerError, TableError
+from scorer.errors import DecodeBusy, ScorerError, TableError
 from scorer.table import check_seating, cities_for
 
 from . import service
+from .store import PhotoChanged
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -21,10 +22,10 @@ def _store():
     return current_app.extensions["store"]
 
 
-def _table(table_id: int) -> dict:
+def _table(table_id: str) -> dict:
     table = _store().get_table(table_id)
     if table is None:
-        abort(404, description=f"no table {table_id}")
+        abort(404, description=f"no table {table_id[:40]}")
     return table
 
 
@@ -34,7 +35,7 @@ def _city_index(table: dict, city: int) -> int:
     return city - 1
 
 
-def _table_json(table_id: int) -> dict:
+def _table_json(table_id: str) -> dict:
     table = _table(table_id)
     table["scores"] = service.scoreboard(table)
     return table
@@ -42,18 +43,50 @@ def _table_json(table_id: int) -> dict:
 
 @bp.errorhandler(ScorerError)
 def scorer_error(error: ScorerError):
-    return jsonify(error=str(error)), 422 if not isinstance(error, TableError) else 400
+    status = 400 if isinstance(error, TableError) else 503 if isinstance(error, DecodeBusy) else 422
+    return jsonify(error=str(error)), status
+
+
+@bp.errorhandler(PhotoChanged)
+def photo_changed(error: PhotoChanged):
+    return jsonify(error=f"{error}; the newer photo is kept"), 409
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number")
 
 
 def _body() -> dict:
-    body = request.get_json(silent=True)
+    """The request's JSON object (small, no NaN or Infinity, not nested too deep)."""
+    limit = current_app.config["MAX_JSON_BYTES"]
+    if (request.content_length or 0) > limit:
+        abort(413, description=f"the request is too large: JSON bodies up to {limit // 1024} KB")
+    try:
+        body = json.loads(request.get_data(cache=True) or b"null",
+                          parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        body = None
     if not isinstance(body, dict):
         abort(400, description="send a JSON object")
     return body
 
 
+def _text(value, what: str, longest: int) -> str:
+    """A name from JSON: a string of printable characters (surrogates and controls refused)."""
+    if not isinstance(value, str):
+        raise TableError(f"{what} must be text")
+    if any(0xD800 <= ord(c) <= 0xDFFF or (ord(c) < 32 and c not in "\t") for c in value):
+        raise TableError(f"{what} contains characters that are not text")
+    value = " ".join(value.split())
+    if len(value) > longest:
+        raise TableError(f"{what} is at most {longest} characters")
+    return value
+
+
 @bp.get("/tables")
 def list_tables():
+    if current_app.config["HOST_MODE"]:
+        abort(404, description="this server does not list its tables: open yours by its link")
     return jsonify(tables=_store().list_tables())
 
 
@@ -63,119 +96,113 @@ def create_table():
     players = body.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise TableError("players must be a list of names")
-    players = [p.strip() for p in players if p.strip()]
+    if len(players) > 7:
+        raise TableError("a table has 1 to 7 players")
+    players = [_text(p, "a player's name", 40) for p in players]
+    players = [p for p in players if p]
     if not 1 <= len(players) <= 7:
         raise TableError("a table has 1 to 7 players")
     difficulty = body.get("difficulty", 4)
-    if not isinstance(difficulty, int):
+    if not isinstance(difficulty, int) or isinstance(difficulty, bool):
         raise TableError("the solo difficulty level is 1 to 7")
-    name = str(body.get("name") or "Game night").strip()[:80]
+    name = _text(body.get("name") or "Game night", "the table's name", 10_000)[:80]
     check_seating(tuple(players), difficulty)
     count = cities_for(len(players))
     table_id = _store().create_table(name, players, difficulty, count)
     return jsonify(_table_json(table_id)), 201
 
 
-@bp.get("/tables/<int:table_id>")
-def get_table(table_id: int):
+@bp.get("/tables/<table_id>")
+def get_table(table_id: str):
     return jsonify(_table_json(table_id))
 
 
-@bp.patch("/tables/<int:table_id>")
-def rename_table(table_id: int):
+@bp.patch("/tables/<table_id>")
+def rename_table(table_id: str):
     _table(table_id)
-    name = str(_body().get("name", "")).strip()[:80]
+    name = _text(_body().get("name", ""), "the table's name", 10_000)[:80]
     if not name:
         raise TableError("a table needs a name")
     _store().rename_table(table_id, name)
     return jsonify(_table_json(table_id))
 
 
-@bp.delete("/tables/<int:table_id>")
-def delete_table(table_id: int):
-    _table(table_id)
-    _store().delete_table(table_id)
+@bp.delete("/tables/<table_id>")
+def delete_table(table_id: str):
+    if not _store().delete_table(table_id):
+        abort(404, description=f"no table {table_id[:40]}")
     return "", 204
 
 
-@bp.post("/tables/<int:table_id>/cities/<int:city>/photo")
-def add_photo(table_id: int, city: int):
+@bp.post("/tables/<table_id>/cities/<int:city>/photo")
+def add_photo(table_id: str, city: int):
     """Upload a city photo (multipart field ``photo``); it is kept even if it cannot be read."""
     table = _table(table_id)
     index = _city_index(table, city)
     upload = request.files.get("photo")
     if upload is None:
         raise TableError("send the photo as multipart form field 'photo'")
-    image = service.store_photo(_store(), table_id, index, upload.read())
-    try:
-        service.read_stored_photo(_store(), current_app.extensions["reader"].get(), table_id,
-                                  index, image)
-    except GridNotFound:
-        service.mark_unread(_store(), table, index)
-        raise
+    service.add_photo(_store(), current_app.extensions["reader"].get(),
+                      current_app.extensions["decode_budget"], table, index, upload.read())
     return jsonify(_table_json(table_id))
 
 
-@bp.post("/tables/<int:table_id>/cities/<int:city>/corners")
-def read_with_corners(table_id: int, city: int):
+@bp.post("/tables/<table_id>/cities/<int:city>/corners")
+def read_with_corners(table_id: str, city: int):
     """Read the stored photo again with the four city corners the player tapped."""
     table = _table(table_id)
     index = _city_index(table, city)
     corners = _body().get("corners")
-    if not (isinstance(corners, list) and len(corners) == 4 and all(
-            isinstance(p, list) and len(p) == 2 and all(isinstance(v, int | float) for v in p)
-            for p in corners)):
-        raise TableError("corners are four [x, y] points on the photo")
-    image = service.load_photo(_store(), table_id, index)
-    if image is None:
-        raise TableError("upload a photo of this city first")
-    service.read_stored_photo(_store(), current_app.extensions["reader"].get(), table_id, index,
-                              image, corners)
+    service.check_corners(corners)  # their shape now, their place once the photo is decoded
+    service.read_with_corners(_store(), current_app.extensions["reader"].get(),
+                              current_app.extensions["decode_budget"], table, index, corners)
     return jsonify(_table_json(table_id))
 
 
-@bp.put("/tables/<int:table_id>/cities/<int:city>/grid")
-def type_city(table_id: int, city: int):
+@bp.put("/tables/<table_id>/cities/<int:city>/grid")
+def type_city(table_id: str, city: int):
     """Type a city in (cells may be null while it is being entered)."""
     table = _table(table_id)
     index = _city_index(table, city)
     grid = service.check_grid(_body().get("grid"))
-    _store().save_city(table_id, index, grid, reading={}, photo=False)
+    _store().type_city(table_id, index, grid)
     return jsonify(_table_json(table_id))
 
 
-@bp.put("/tables/<int:table_id>/cities/<int:city>/cells/<int:row>/<int:col>")
-def correct_cell(table_id: int, city: int, row: int, col: int):
+@bp.put("/tables/<table_id>/cities/<int:city>/cells/<int:row>/<int:col>")
+def correct_cell(table_id: str, city: int, row: int, col: int):
     table = _table(table_id)
     index = _city_index(table, city)
     if not (1 <= row <= 4 and 1 <= col <= 4):
         abort(404, description="rows and columns are 1 to 4")
     building = _body().get("building")
-    if building not in BUILDINGS:
-        raise TableError(f"unknown building {building!r}; use one of {', '.join(BUILDINGS)}")
-    service.correct_cell(_store(), table, index, row - 1, col - 1, building)
+    if not isinstance(building, str) or building not in BUILDINGS:
+        raise TableError(f"unknown building {str(building)[:40]!r}; use one of "
+                         f"{', '.join(BUILDINGS)}")
+    service.correct_cell(_store(), current_app.extensions["reader"], table, index, row - 1,
+                         col - 1, building)
     return jsonify(_table_json(table_id))
 
 
-@bp.get("/tables/<int:table_id>/cities/<int:city>/<any(photo, warped):kind>.jpg")
-def city_image(table_id: int, city: int, kind: str):
+@bp.get("/tables/<table_id>/cities/<int:city>/<any(photo, warped):kind>.jpg")
+def city_image(table_id: str, city: int, kind: str):
     table = _table(table_id)
     index = _city_index(table, city)
-    path = _store().image_path(table_id, f"city{index}-{kind}.jpg")
-    if not path.is_file():
+    found = _store().image(table_id, index, kind)
+    if found is None or not found[1].is_file():
         abort(404, description="no photo for this city")
-    return send_file(path, mimetype="image/jpeg", max_age=0)
+    return send_file(found[1], mimetype="image/jpeg", max_age=0)
 
 
-@bp.get("/tables/<int:table_id>/export.json")
-def export_json(table_id: int):
+@bp.get("/tables/<table_id>/export.json")
+def export_json(table_id: str):
     table = _table_json(table_id)
     return Response(json.dumps(table, indent=2), mimetype="application/json", headers={
         "Content-Disposition": f"attachment; filename=table-{table_id}.json"})
 
 
-@bp.get("/tables/<int:table_id>/export.csv")
-def export_csv(table_id: int):
+@bp.get("/tables/<table_id>/export.csv")
+def export_csv(table_id: str):
     table = _table_json(table_id)
     return Response(service.export_csv(table, table["scores"]), mimetype="text/csv", headers={
         "Content-Disposition": f"attachment; filename=table-{table_id}.csv"})
@@ -184,15 +211,16 @@ def export_csv(table_id: int):
 @bp.get("/corrections/export.zip")
 def export_corrections():
     """Every correction as a labelled dataset: labels.csv and the cell images."""
-    store = _store()
+    if current_app.config["HOST_MODE"]:
+        abort(404, description="this server does not share its tables' corrections")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         lines = ["image,building,model_guess,table,city,row,col"]
-        for c in store.corrections():
-            if c["image"] and (store.folder / c["image"]).is_file():
-                archive.write(store.folder / c["image"], c["image"].split("/")[-1])
-            name = c["image"].split("/")[-1] if c["image"] else ""
-            lines.append(f"{name},{c['building']},{c['guess'] or ''},{c['table_id']},"
+        for c in _store().corrections():
+            name = c["image"] if c["path"] else ""
+            if name:
+                archive.write(c["path"], name)
+            lines.append(f"{name},{c['building']},{c['guess'] or ''},{c['table']},"
                          f"{c['city'] + 1},{c['row'] + 1},{c['col'] + 1}")
         archive.writestr("labels.csv", "\n".join(lines) + "\n")
     buffer.seek(0)

@@ -7,21 +7,19 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import threading
-import uuid
-
-import cv2
-import numpy as np
 
 from scorer.city import BUILDINGS, City
-from scorer.errors import TableError
+from scorer.errors import GridNotFound, TableError
+from scorer.photo import DecodeBudget, cell_png, open_photo, warped_jpeg, warped_layout
 from scorer.table import Table, score_cities, score_table
-from scorer.vision import geometry
-from scorer.vision.image_io import decode_photo
 
-from .store import Store
+from .store import PhotoChanged, Store
 
 STORED_SIDE = 2000  # photos are kept at most this size (the browser already shrinks them)
+MIN_CITY_SHARE = 0.005  # tapped corners must enclose at least this share of the photo
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # spreadsheets run cells starting so
 
 
 class LazyReader:
@@ -35,9 +33,10 @@ class LazyReader:
     def get(self):
         with self._lock:
             if self._reader is None:
+                from scorer.bundled import model_dir
                 from scorer.reading import PhotoReader
 
-                self._reader = PhotoReader(self.model_dir)
+                self._reader = PhotoReader(model_dir(self.model_dir))
             return self._reader
 
 
@@ -55,69 +54,98 @@ def scoreboard(table: dict) -> dict:
     return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]]}
 
 
-def _encode_jpeg(image: np.ndarray, quality: int = 88) -> bytes:
-    ok, data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
-                            [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return data.tobytes()
+def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
+              data: bytes) -> None:
+    """Decode, read and keep a city's photo: photo, warped city, reading and grid together.
+
+    An undecodable photo changes nothing (ImageError). A photo without a readable city is
+    kept for tapped corners and the city marked unread, its grid unchanged (GridNotFound).
+    """
+    photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
+    try:
+        reading = reader.read(photo.image)
+    except GridNotFound:
+        store.keep_unread_photo(table["id"], index, photo.jpeg())
+        raise
+    store.keep_reading(table["id"], index, photo.jpeg(), warped_jpeg(reading.warped),
+                       reading.grid, _details(reader, reading, photo))
 
 
-def store_photo(store: Store, table_id: int, index: int, data: bytes) -> np.ndarray:
-    """Decode an upload (errors are ImageError) and keep it, shrunk, as the city's photo."""
-    image = decode_photo(data)
-    scale = STORED_SIDE / max(image.shape[:2])
-    if scale < 1:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    store.write_image(table_id, f"city{index}-photo.jpg", _encode_jpeg(image))
-    return image
+def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
+                      corners) -> None:
+    """Read the stored photo again inside the four corners the player tapped."""
+    found = store.image(table["id"], index, "photo")
+    if found is None:
+        raise TableError("upload a photo of this city first")
+    name, path = found
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PhotoChanged("the city's photo was replaced meanwhile; try again") from None
+    photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
+    quad = check_corners(corners, *photo.size)
+    reading = reader.read(photo.image, quad)
+    store.keep_reading(table["id"], index, None, warped_jpeg(reading.warped), reading.grid,
+                       _details(reader, reading, photo), photo_read=name)
 
 
-def mark_unread(store: Store, table: dict, index: int) -> None:
-    """The new photo could not be read: keep any earlier grid, ask for the corners."""
-    city = table["cities"][index]
-    reading = {**(city["reading"] or {}), "unread": True}
-    store.save_city(table["id"], index, city["grid"], reading=reading, photo=True)
-
-
-def load_photo(store: Store, table_id: int, index: int) -> np.ndarray | None:
-    path = store.image_path(table_id, f"city{index}-photo.jpg")
-    if not path.is_file():
-        return None
-    return cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-
-
-def read_stored_photo(store: Store, reader, table_id: int, index: int, image: np.ndarray,
-                      corners=None) -> None:
-    """Read the city's photo (GridNotFound when it cannot) and keep grid, reading and warp."""
+def _details(reader, reading, photo) -> dict:
     from scorer.reading import reading_json
 
-    reading = reader.read(image, corners)
-    store.write_image(table_id, f"city{index}-warped.jpg", _encode_jpeg(reading.warped))
     details = reading_json(reading)
     details["model_grid"] = reading.grid
-    details["photo_size"] = [int(image.shape[1]), int(image.shape[0])]
-    details["warp"] = dict(zip(("side", "pad"), geometry.warp_size(reader.config), strict=True))
-    store.save_city(table_id, index, reading.grid, reading=details, photo=True)
+    details["photo_size"] = list(photo.size)
+    details["warp"] = warped_layout(reader.config)
+    return details
 
 
-def correct_cell(store: Store, table: dict, index: int, row: int, col: int, building: str) -> None:
+def check_corners(corners, width: int | None = None, height: int | None = None) -> list:
+    """Four tapped points on the photo, as [[x, y] x4] floats: finite, and (given the
+    photo's size) inside it, enclosing a fair share of it; TableError otherwise."""
+    message = "corners are four [x, y] points on the photo"
+    if not (isinstance(corners, list) and len(corners) == 4 and all(
+            isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p)
+            for p in corners)):
+        raise TableError(message)
+    points = [(float(x), float(y)) for x, y in corners]
+    if width is None or height is None:
+        return points
+    if not all(-1 <= x <= width + 1 and -1 <= y <= height + 1 for x, y in points):
+        raise TableError(f"{message}: each inside its {width}x{height} pixels")
+    cx, cy = sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4
+    around = sorted(points, key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+    area = abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1)
+                   in zip(around, around[1:] + around[:1], strict=True))) / 2
+    if area < MIN_CITY_SHARE * width * height:
+        raise TableError("tap the city's four corners: they enclose too small an area")
+    return points
+
+
+def _is_number(value) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
+def correct_cell(store: Store, reader: LazyReader, table: dict, index: int, row: int, col: int,
+                 building: str) -> None:
     """Change one cell and keep the correction, with the cell's image, for retraining."""
-    city = table["cities"][index]
-    image_name = None
-    warped_path = store.image_path(table["id"], f"city{index}-warped.jpg")
-    warped = cv2.imread(str(warped_path), cv2.IMREAD_COLOR) if city["photo"] else None
-    if warped is not None:
-        x0, y0, x1, y1 = geometry.cell_box(len(warped), row, col, -0.1, 1.1)
-        ok, png = cv2.imencode(".png", warped[max(y0, 0):y1, max(x0, 0):x1])
-        name = f"cell-{index + 1}-{row + 1}-{col + 1}-{uuid.uuid4().hex[:8]}.png"
-        path = store.write_image(table["id"], name, png.tobytes())
-        image_name = str(path.relative_to(store.folder))
-    guess = store.set_cell(table["id"], index, row, col, building)
-    store.add_correction(table["id"], index, row, col, guess, building, image_name)
+    found = store.image(table["id"], index, "warped")
+    try:
+        png = cell_png(found[1].read_bytes(), row, col, reader.get().config) if found else None
+    except FileNotFoundError:  # replaced by a new reading meanwhile
+        png = None
+    store.set_cell(table["id"], index, row, col, building, png)
 
 
 def is_complete(grid) -> bool:
     """A grid with all 16 cells known (typed-in grids may be partly filled)."""
-    return bool(grid) and all(b is not None for row in grid for b in row)
+    return (isinstance(grid, list) and len(grid) == 4
+            and all(isinstance(row, list) and len(row) == 4 for row in grid)
+            and all(b in BUILDINGS for row in grid for b in row))
 
 
 def check_grid(grid) -> list[list[str]]:
@@ -127,9 +155,17 @@ def check_grid(grid) -> list[list[str]]:
         raise TableError("a city is a list of 4 rows of 4 buildings")
     for row in grid:
         for b in row:
-            if b is not None and b not in BUILDINGS:
-                raise TableError(f"unknown building {b!r}; use one of {', '.join(BUILDINGS)}")
+            if b is not None and (not isinstance(b, str) or b not in BUILDINGS):
+                raise TableError(f"unknown building {str(b)[:40]!r}; use one of "
+                                 f"{', '.join(BUILDINGS)}")
     return grid
+
+
+def _cell(value):
+    """A CSV cell no spreadsheet will run as a formula (text starting =, +, -, @ is quoted)."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def export_csv(table: dict, result: dict) -> str:
@@ -142,12 +178,15 @@ def export_csv(table: dict, result: dict) -> str:
         if not city:
             continue
         s = city["scores"]
-        writer.writerow([i + 1, " & ".join(city.get("builders", [])), s["shops"], s["factories"],
-                         s["taverns"], s["offices"], s["parks"], s["houses"], s["total"],
-                         " / ".join(" ".join(r) for r in city["grid"])])
+        writer.writerow(map(_cell, [
+            i + 1, " & ".join(city.get("builders", [])), s["shops"], s["factories"],
+            s["taverns"], s["offices"], s["parks"], s["houses"], s["total"],
+            " / ".join(" ".join(r) for r in city["grid"])]))
     if result.get("players"):
         writer.writerow([])
         writer.writerow(["rank", "player", "final", "cities"])
         for p in result["players"]:
-            writer.writerow([p["rank"], p["name"], p["final"], " ".join(map(str, p["cities"]))])
+            writer.writerow(map(_cell, [p["rank"], p["name"], p["final"],
+                                        " ".join(map(str, p["cities"]))]))
     return out.getvalue()
+

@@ -15,5 +15,5 @@ form.addEventListener("submit", async (event) => {
     document.getElementById("create-error").textContent = data.error;
     return;
   }
-  location.href = `/tables/${data.id}`;
+  location.href = `/tables/${encodeURIComponent(data.id)}`;
 });

@@ -1,5 +1,5 @@
 // The table page: photos in, grids shown over the warped photo, taps to correct, scoreboard.
-const api = `/api/tables/${window.TABLE_ID}`;
+const api = `/api/tables/${encodeURIComponent(document.getElementById("cities").dataset.table)}`;
 const SHORT = { shop: "S", factory: "F", office: "O", park: "P", house: "H",
   "tavern-drink": "Td", "tavern-food": "Tf", "tavern-music": "Tm", "tavern-bed": "Tb" };
 const CATEGORIES = ["shops", "factories", "taverns", "offices", "parks", "houses"];

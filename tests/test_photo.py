@@ -1,0 +1,53 @@
+"""scorer.photo: bytes to a photo at the size the reading needs."""
+
+import dataclasses
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from scorer.errors import ImageError
+from scorer.photo import DecodeBudget, open_photo
+from scorer.vision.config import DEFAULT
+
+
+def jpeg(size) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, (200, 120, 40)).save(out, "JPEG")
+    return out.getvalue()
+
+
+def test_a_small_photo_is_decoded_whole():
+    photo = open_photo(jpeg((800, 600)), DEFAULT)
+    assert photo.scale == 1 and photo.image.shape == (600, 800, 3) and photo.data is None
+    assert photo.size == (800, 600) and photo.decode_ms > 0
+
+
+def test_a_large_jpeg_is_decoded_at_half_size_until_the_full_size_is_asked_for():
+    config = dataclasses.replace(DEFAULT, reduced_decode_pixels=1_000_000)
+    photo = open_photo(jpeg((1600, 1200)), config)
+    assert photo.scale == 2 and photo.image.shape == (600, 800, 3) and photo.size == (1600, 1200)
+    full = photo.at_full_size(config)
+    assert full.scale == 1 and full.image.shape == (1200, 1600, 3)
+    assert full.at_full_size(config) is full
+
+
+def test_an_upload_is_decoded_small_and_kept_at_most_max_side():
+    photo = open_photo(jpeg((4000, 3000)), DEFAULT, max_side=2000)
+    assert photo.scale == 1 and photo.image.shape == (1500, 2000, 3)
+    png = io.BytesIO()
+    Image.new("RGB", (3000, 1000)).save(png, "PNG")
+    assert open_photo(png.getvalue(), DEFAULT, max_side=2000).image.shape == (667, 2000, 3)
+
+
+def test_the_photo_as_jpeg_is_what_was_decoded():
+    photo = open_photo(jpeg((320, 240)), DEFAULT)
+    again = open_photo(photo.jpeg(), DEFAULT)
+    assert again.image.shape == photo.image.shape
+    assert np.abs(again.image.astype(int) - photo.image).mean() < 3
+
+
+def test_the_budget_is_used_for_decoding():
+    with pytest.raises(ImageError, match="too large to decode here"):
+        open_photo(jpeg((4000, 3000)), DEFAULT, max_side=2000, budget=DecodeBudget(1000))

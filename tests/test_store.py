@@ -1,0 +1,162 @@
+"""The SQLite store and its files: atomic city changes, clean-up, deletion, migration."""
+
+import json
+import sqlite3
+import threading
+
+import pytest
+
+from web.store import PhotoChanged, Store
+
+GRID = [["shop"] * 4] * 4
+
+
+def files(store: Store) -> set[str]:
+    return {p.name for p in store.images.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(tmp_path / "data")
+
+
+def test_table_keys_cannot_be_guessed(store):
+    keys = {store.create_table("t", ["A", "B", "C"], 4, 3) for _ in range(20)}
+    assert len(keys) == 20
+    assert all(len(k) == 16 and k.replace("-", "").replace("_", "").isalnum() for k in keys)
+    assert store.get_table("1") is None
+
+
+def test_a_new_reading_replaces_every_file_of_the_city(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"n": 1})
+    first = files(store)
+    store.keep_reading(key, 0, b"photo-2", b"warped-2", GRID, {"n": 2})
+    assert len(files(store)) == 2 and not first & files(store)  # new names, old ones gone
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-2"
+    assert store.image(key, 0, "warped")[1].read_bytes() == b"warped-2"
+    assert store.get_table(key)["cities"][0]["reading"] == {"n": 2}
+
+
+def test_a_reading_of_a_replaced_photo_changes_nothing(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"n": 1})
+    old_name = store.image(key, 0, "photo")[0]
+    store.keep_reading(key, 0, b"photo-2", b"warped-2", GRID, {"n": 2})
+    before = files(store)
+    with pytest.raises(PhotoChanged):
+        store.keep_reading(key, 0, None, b"warped-of-1", GRID, {"n": 3}, photo_read=old_name)
+    assert files(store) == before and store.get_table(key)["cities"][0]["reading"] == {"n": 2}
+
+
+def test_an_unread_photo_keeps_the_grid_and_marks_the_city(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"n": 1})
+    store.keep_unread_photo(key, 0, b"photo-2")
+    city = store.get_table(key)["cities"][0]
+    assert city["grid"] == GRID and city["reading"] == {"n": 1, "unread": True}
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-2"
+    assert store.image(key, 0, "warped")[1].read_bytes() == b"warped-1"
+
+
+def test_typing_a_city_in_removes_its_photos(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 1, b"photo", b"warped", GRID, {"n": 1})
+    store.type_city(key, 1, GRID)
+    assert files(store) == set() and store.image(key, 1, "photo") is None
+    assert store.get_table(key)["cities"][1] == {"index": 1, "grid": GRID, "reading": None,
+                                                 "photo": False}
+
+
+def test_deleting_a_table_removes_its_files_and_corrections(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    other = store.create_table("u", ["A", "B", "C"], 4, 3)
+    for k in (key, other):
+        store.keep_reading(k, 0, b"photo", b"warped", GRID, {})
+        store.set_cell(k, 0, 0, 0, "park", b"cell image")
+    assert store.delete_table(key) and not store.delete_table(key)
+    assert [c["table"] for c in store.corrections()] == [other]
+    assert len(files(store)) == 3 and store.get_table(other)["cities"][0]["photo"]
+
+
+def test_concurrent_readings_leave_one_whole_city(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+
+    def read(n):
+        store.keep_reading(key, 0, f"photo-{n}".encode(), f"warped-{n}".encode(),
+                           [[f"g{n}"] * 4] * 4, {"n": n})
+
+    threads = [threading.Thread(target=read, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    city = store.get_table(key)["cities"][0]
+    n = city["reading"]["n"]
+    assert city["grid"][0][0] == f"g{n}"
+    assert store.image(key, 0, "photo")[1].read_bytes() == f"photo-{n}".encode()
+    assert store.image(key, 0, "warped")[1].read_bytes() == f"warped-{n}".encode()
+    assert len(files(store)) == 2
+
+
+def test_files_left_by_a_killed_request_are_swept_at_start(tmp_path):
+    store = Store(tmp_path)
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo", b"warped", GRID, {})
+    folder = store.image(key, 0, "photo")[1].parent
+    (folder / "city1-photo-0123456789ab.jpg").write_bytes(b"never committed")
+    (store.images / "999").mkdir()
+    Store(tmp_path, orphan_grace_s=0)
+    assert len(files(store)) == 2 and not (store.images / "999").exists()
+
+
+def test_a_version_1_data_folder_is_migrated(tmp_path):
+    db = sqlite3.connect(tmp_path / "btc.sqlite3")
+    db.executescript("""
+        CREATE TABLE tables (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
+            players TEXT NOT NULL, difficulty INTEGER NOT NULL DEFAULT 4, created REAL NOT NULL,
+            updated REAL NOT NULL);
+        CREATE TABLE cities (table_id INTEGER NOT NULL, idx INTEGER NOT NULL, grid TEXT,
+            reading TEXT, photo INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, idx));
+        CREATE TABLE corrections (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL,
+            city INTEGER NOT NULL, row INTEGER NOT NULL, col INTEGER NOT NULL, guess TEXT,
+            building TEXT NOT NULL, image TEXT, created REAL NOT NULL);
+        INSERT INTO tables VALUES (1, 'old', '["A","B","C"]', 4, 0, 0);
+        INSERT INTO cities VALUES (1, 0, NULL, NULL, 1), (1, 1, NULL, NULL, 0), (1, 2, NULL, NULL, 0);
+        INSERT INTO corrections VALUES (1, 1, 0, 0, 0, 'shop', 'park', 'images/1/cell-1.png', 0);
+    """)
+    db.close()
+    folder = tmp_path / "images" / "1"
+    folder.mkdir(parents=True)
+    for name in ("city0-photo.jpg", "city0-warped.jpg", "cell-1.png"):
+        (folder / name).write_bytes(name.encode())
+    store = Store(tmp_path, orphan_grace_s=0)
+    (table,) = store.list_tables()
+    assert len(table["id"]) == 16 and store.get_table(table["id"])["cities"][0]["photo"]
+    assert store.image(table["id"], 0, "warped")[1].read_bytes() == b"city0-warped.jpg"
+    assert store.corrections()[0]["path"].read_bytes() == b"cell-1.png"
+    assert Store(tmp_path).list_tables() == [table]  # a second start changes nothing
+
+
+def test_a_stored_name_that_cannot_be_encoded_is_shown_replaced(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE tables SET players = ? WHERE key = ?",
+                   (json.dumps(["\ud800x", "B", "C"]), key))
+    assert store.get_table(key)["players"][0] == "\ufffdx"
+
+
+def test_damaged_text_in_the_file_is_read_replaced(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE tables SET name = CAST(? AS TEXT) WHERE key = ?", (b"\xed\xa0\x80!", key))
+    assert store.get_table(key)["name"].endswith("!")
+
+
+def test_damaged_json_in_the_file_reads_as_nothing(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE tables SET players = ? WHERE key = ?", ('["A", ', key))
+        db.execute("UPDATE cities SET grid = '[[1, 2]]', reading = '{' WHERE idx = 0")
+    table = store.get_table(key)
+    assert table["players"] == [] and table["cities"][0]["reading"] is None
