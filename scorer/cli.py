@@ -64,11 +64,9 @@ def _score_grids(args) -> dict:
 
 
 def _score_photos(args) -> dict:
-    from .bundled import model_dir
     from .reading import read_table
 
-    return read_table(args.photos, _players(args.players), args.difficulty,
-                      model_dir(args.model))
+    return read_table(args.photos, _players(args.players), args.difficulty, args.model)
 
 
 def _serve(args) -> int:

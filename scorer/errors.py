@@ -22,7 +22,15 @@ class DecodeBusy(ImageError):
 
 
 class GridNotFound(ScorerError):
-    """No city could be found in a photo, or its reading is not plausible."""
+    """No city could be found in a photo, or its reading is not plausible.
+
+    ``photo`` is the decoded photo (a ``scorer.photo.Photo``), kept so that the player can
+    tap the city's corners on it.
+    """
+
+    def __init__(self, message: str, photo=None):
+        super().__init__(message)
+        self.photo = photo
 
 
 class ModelError(ScorerError):

@@ -15,8 +15,7 @@ from .vision import geometry
 from .vision.config import VisionConfig
 from .vision.image_io import DecodeBudget, decode_photo, encode_image, fit_within, is_large_jpeg
 
-__all__ = ["DecodeBudget", "Photo", "cell_png", "open_photo", "warped_jpeg", "warped_layout"]
-CORRECTION_SPAN = (-0.1, 1.1)  # a corrected cell's image: the cell and a tenth of its neighbours
+__all__ = ["DecodeBudget", "Photo", "cell_png", "open_photo"]
 
 
 @dataclass
@@ -71,17 +70,6 @@ def open_photo(data: bytes, config: VisionConfig, max_side: int | None = None,
                  (time.perf_counter() - t0) * 1000)
 
 
-def warped_jpeg(warped: np.ndarray) -> bytes:
-    """A reading's warped city, (S, S, 3) uint8 RGB, as a JPEG file."""
-    return encode_image(warped, ".jpg")
-
-
-def warped_layout(config: VisionConfig) -> dict:
-    """Where the cells lie in a warped city: its ``side`` and the ``pad`` around the cells."""
-    side, pad = geometry.warp_size(config)
-    return {"side": side, "pad": pad}
-
-
 def cell_png(warped_jpeg: bytes, row: int, col: int, config: VisionConfig) -> bytes | None:
     """One cell of a stored warped city, with a margin, as a PNG file (for a correction);
     None when the stored image cannot be decoded."""
@@ -90,5 +78,5 @@ def cell_png(warped_jpeg: bytes, row: int, col: int, config: VisionConfig) -> by
     warped = cv2.imdecode(np.frombuffer(warped_jpeg, np.uint8), cv2.IMREAD_COLOR)
     if warped is None:
         return None
-    x0, y0, x1, y1 = geometry.cell_box(len(warped), row, col, *CORRECTION_SPAN, config)
+    x0, y0, x1, y1 = geometry.cell_box(len(warped), row, col, *config.correction_span, config)
     return cv2.imencode(".png", warped[max(y0, 0):y1, max(x0, 0):x1])[1].tobytes()

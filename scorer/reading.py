@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,10 +17,11 @@ import numpy as np
 
 from .city import BUILDINGS, SIZE, City
 from .errors import GridNotFound, ImageError
+from .photo import DecodeBudget, Photo, open_photo
 from .vision import geometry
 from .vision.config import DEFAULT, VisionConfig
 from .vision.constraints import decode_city
-from .vision.image_io import decode_photo, is_large_jpeg, read_bytes
+from .vision.image_io import encode_image, read_bytes
 from .vision.models import CityFinder, TileClassifier
 
 ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
@@ -33,10 +35,12 @@ def _rescale(quad: np.ndarray, factor: float) -> np.ndarray:
 
 @dataclass
 class Reading:
-    """An upright city read from a photo.
+    """An upright city read from a photo, with what a caller keeps of it.
 
-    corners : (4, 2) float32, the upright city's TL TR BR BL in the photo, (x, y)
-    warped : (S, S, 3) uint8 RGB, the city warped upright (with a margin)
+    corners : (4, 2) float32, the upright city's TL TR BR BL in the photo's full-size pixels
+    warped : (S, S, 3) uint8 RGB, the city warped upright (with a margin, see ``warp``)
+    photo : the decoded photo it was read from
+    config : the reader's config (flags and the warp layout follow it)
     """
 
     grid: list[list[str]]
@@ -44,12 +48,44 @@ class Reading:
     corners: np.ndarray
     warped: np.ndarray
     duplex: list[dict]
+    photo: Photo
+    config: VisionConfig = DEFAULT
     timing_ms: dict[str, float] = field(default_factory=dict)
 
-    def uncertain(self, config: VisionConfig = DEFAULT) -> list[list[int]]:
+    def uncertain(self) -> list[list[int]]:
         """Cells whose reading the player should check."""
         return [[r, c] for r, row in enumerate(self.confidence) for c, p in enumerate(row)
-                if p < config.low_confidence]
+                if p < self.config.low_confidence]
+
+    def warped_jpeg(self) -> bytes:
+        """The upright warped city as a JPEG file."""
+        return encode_image(self.warped, ".jpg")
+
+    def to_json(self) -> dict:
+        """The photo-specific part of a city's JSON (see README)."""
+        side, pad = geometry.warp_size(self.config)
+        return {
+            "confidence": self.confidence,
+            "corners": np.round(self.corners, 1).tolist(),
+            "duplex": self.duplex,
+            "uncertain": self.uncertain(),
+            "photo_size": list(self.photo.size),
+            "warp": {"side": side, "pad": pad},
+            "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
+        }
+
+
+@dataclass
+class _Look:
+    """One corner estimate read: quad (4, 2) in pixels of the image looked at; quarter turns
+    k; the warped city turned upright (S, S, 3); probs (4, 4, L) of the upright cells."""
+
+    quad: np.ndarray
+    k: int
+    upright: np.ndarray
+    probs: np.ndarray
+    not_tiles: int  # cells that do not look like a tile
+    emptiness: float  # summed "no tile" probability: a tie-break between estimates
 
 
 class PhotoReader:
@@ -171,10 +207,11 @@ class PhotoReader:
             return quad  # a refinement only nudges; a big jump may mean the view misled it
         return refined
 
-    def read_cells(self, warped: np.ndarray) -> tuple[int, np.ndarray]:
-        """Which way is up (quarter turns k) and the building probabilities of the upright grid.
+    def read_cells(self, warped: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+        """Which way is up, the city turned upright and its building probabilities.
 
-        warped : (S, S, 3) uint8.  Returns k and probs (4, 4, L) over the classifier's labels.
+        warped : (S, S, 3) uint8.  Returns quarter turns k, upright (S, S, 3) and probs
+        (4, 4, L) over the classifier's labels.
         """
         cfg = self.config
         _, turns = self.classifier.predict(geometry.tile_crops(warped, cfg),
@@ -183,102 +220,104 @@ class PhotoReader:
         upright = np.ascontiguousarray(np.rot90(warped, -k))
         probs, _ = self.classifier.predict(geometry.tile_crops(upright, cfg),
                                            geometry.corner_crops(upright, cfg))
-        return k, probs.reshape(4, 4, -1)
+        return k, upright, probs.reshape(4, 4, -1)
+
+    def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
+        """Warp one corner estimate square, turn it upright and read its cells."""
+        k, upright, probs = self.read_cells(geometry.warp_city(image, quad, self.config))
+        empty = probs[..., self.classifier.labels.index("empty")]
+        return _Look(quad, k, upright, probs, int((empty > self.config.empty_limit).sum()),
+                     float(empty.sum()))
+
+    def decode(self, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[dict]]:
+        """The most likely legal city from cell probabilities (4, 4, L).
+
+        Returns building indices (4, 4) into BUILDINGS, their confidence (4, 4) and the
+        duplex pairs. A cell unlike a tile is doubtful whatever building it resembles most.
+        """
+        labels = self.classifier.labels
+        building = probs[..., [labels.index(b) for b in BUILDINGS]]
+        building = building / building.sum(axis=-1, keepdims=True)
+        chosen, duplex = decode_city(building)
+        confidence = np.take_along_axis(building, chosen[..., None], axis=-1)[..., 0]
+        return chosen, confidence * (1 - probs[..., labels.index("empty")]), duplex
 
     # --- the whole reading ----------------------------------------------------------------
 
-    def read(self, image: np.ndarray, corners: np.ndarray | None = None,
-             full_size=None) -> Reading:
-        """Read a decoded photo; ``corners`` (4, 2) skips detection (the player tapped them).
+    def read_photo(self, data: bytes, corners: np.ndarray | None = None,
+                   max_side: int | None = None, budget: DecodeBudget | None = None) -> Reading:
+        """Read a photo file's bytes: the one entry point for photos (CLI and web).
+
+        Decoding checks the header first and follows ``max_side`` and ``budget`` (see
+        ``scorer.photo.open_photo``); ImageError when the bytes are not a photo this app reads.
+        """
+        return self.read(open_photo(data, self.config, max_side, budget), corners)
+
+    def read_file(self, path: str) -> Reading:
+        """Read a photo file from disk."""
+        return self.read_photo(read_bytes(path, self.config))
+
+    def read(self, photo: Photo | np.ndarray, corners: np.ndarray | None = None) -> Reading:
+        """Read a decoded photo; ``corners`` (4, 2) in full-size pixels skip detection.
 
         Corner estimates are tried in turn until one shows sixteen tiles. When none does, the
         best is kept with its doubtful cells flagged (low confidence) and its corners for the
         player to adjust; only a photo that shows no city at all is refused (GridNotFound).
         Corners the player tapped are always read.
-
-        full_size : for a photo decoded at half size, a function returning it at full size,
-        called only when the city is too small in the half-size image for its cells. The
-        corners are then given in full-size pixels either way.
         """
-        cfg = self.config
+        photo = photo if isinstance(photo, Photo) else Photo(photo)
         t0 = time.perf_counter()
         if corners is None:
-            candidates = self.city_candidates(image)
-            no_city = cfg.no_city_cells
+            quads, no_city = self.city_candidates(photo.image), self.config.no_city_cells
         else:
-            candidates = iter([geometry.order_clockwise(np.asarray(corners, np.float32))])
-            no_city = SIZE * SIZE + 1
-        quad = next(candidates, None)
-        if quad is None:
-            raise GridNotFound(NO_CITY)
-        # Candidates are in pixels of `image`; a half-size image is swapped for the full
-        # size when its cells are too small (lift 2), and reported corners are always in the
-        # photo's full-size pixels (out 2 while reading the half-size image).
-        lift, out = 1, 1 if full_size is None else 2
-        edge = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)) / 4
-        if full_size is not None and edge < cfg.cell_px:  # cells need cell_px of source
-            image, lift, out = full_size(), 2, 1
-            quad = _rescale(quad, lift)
+            tapped = geometry.order_clockwise(np.asarray(corners, np.float32))
+            quads, no_city = iter([_rescale(tapped, 1 / photo.scale)]), SIZE * SIZE + 1
+        first = next(quads, None)
+        if first is None:
+            raise GridNotFound(NO_CITY, photo)
+        photo, quads = self._sharp_enough(photo, first, quads)
         t1 = time.perf_counter()
-        empty_label = self.classifier.labels.index("empty")
-        best = None
-        for _ in range(cfg.max_candidates):
-            warped = geometry.warp_city(image, quad, cfg)
-            k, probs = self.read_cells(warped)
-            empty = probs[..., empty_label]
-            doubt = (int((empty > cfg.empty_limit).sum()), float(empty.sum()))
-            if best is None or doubt < best[0]:
-                best = (doubt, quad, warped, k, probs)
-            quad = next(candidates, None) if doubt[0] else None
-            if quad is None:
-                break
-            quad = _rescale(quad, lift)
-        (not_tiles, _), quad, warped, k, probs = best
-        if not_tiles >= no_city:
-            raise GridNotFound(NO_CITY)
-        building = probs[..., [self.classifier.labels.index(b) for b in BUILDINGS]]
-        building = building / building.sum(axis=-1, keepdims=True)
-        chosen, duplex = decode_city(building)
-        confidence = np.take_along_axis(building, chosen[..., None], axis=-1)[..., 0]
-        confidence *= 1 - probs[..., empty_label]  # a cell unlike a tile is doubtful
+        best = self._best_look(photo.image, quads)
+        if best.not_tiles >= no_city:
+            raise GridNotFound(NO_CITY, photo)
+        chosen, confidence, duplex = self.decode(best.probs)
         t2 = time.perf_counter()
         return Reading(
             grid=[[BUILDINGS[i] for i in row] for row in chosen],
             confidence=np.round(confidence, 4).tolist(),
-            corners=_rescale(np.roll(quad, k, axis=0), out),
-            warped=np.ascontiguousarray(np.rot90(warped, -k)),
+            corners=_rescale(np.roll(best.quad, best.k, axis=0), photo.scale),
+            warped=best.upright,
             duplex=duplex,
-            timing_ms={"detect": (t1 - t0) * 1000, "classify": (t2 - t1) * 1000},
+            photo=photo,
+            config=self.config,
+            timing_ms={"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,
+                       "classify": (t2 - t1) * 1000, "total": photo.decode_ms + (t2 - t0) * 1000},
         )
 
-    def read_file(self, path: str) -> Reading:
-        """Decode and read a photo file, with decode time included in ``timing_ms``.
+    def _sharp_enough(self, photo: Photo, first: np.ndarray, rest: Iterator[np.ndarray]):
+        """The photo at full size when the city's cells are too small in a half-size decode.
 
-        A large JPEG is decoded at half size first (enough for the cells of any city that
-        fills a fair part of the frame); the full size is decoded only when it is not.
+        Returns the photo to read and the corner estimates (``first`` then ``rest``) in its
+        pixels.
         """
-        t0 = time.perf_counter()
-        data = read_bytes(path, self.config)
-        half = is_large_jpeg(data, self.config)
-        image = decode_photo(data, self.config, reduce=2 if half else 1)
-        decode = (time.perf_counter() - t0) * 1000
-        full = (lambda: decode_photo(data, self.config)) if half else None
-        reading = self.read(image, full_size=full)
-        reading.timing_ms = {"decode": decode, **reading.timing_ms}
-        reading.timing_ms["total"] = (time.perf_counter() - t0) * 1000
-        reading.timing_ms = {k: round(v, 1) for k, v in reading.timing_ms.items()}
-        return reading
+        edge = min(np.linalg.norm(first - np.roll(first, 1, axis=0), axis=1)) / 4
+        if photo.scale == 1 or edge >= self.config.cell_px:
+            return photo, itertools.chain([first], rest)
+        full = photo.at_full_size(self.config)
+        lift = photo.scale / full.scale
+        return full, (_rescale(q, lift) for q in itertools.chain([first], rest))
 
-
-def reading_json(reading: Reading) -> dict:
-    """The photo-specific part of a city's JSON (see README)."""
-    return {
-        "confidence": reading.confidence,
-        "corners": np.round(reading.corners, 1).tolist(),
-        "duplex": reading.duplex,
-        "uncertain": reading.uncertain(),
-        "timing_ms": {k: round(v, 1) for k, v in reading.timing_ms.items()},
-    }
+    def _best_look(self, image: np.ndarray, quads: Iterator[np.ndarray]) -> _Look:
+        """The first estimate whose sixteen cells all look like tiles, else the one with the
+        fewest that do not (after at most ``max_candidates``)."""
+        best = None
+        for quad in itertools.islice(quads, self.config.max_candidates):
+            look = self.look(image, quad)
+            if best is None or (look.not_tiles, look.emptiness) < (best.not_tiles, best.emptiness):
+                best = look
+            if not look.not_tiles:
+                break
+        return best
 
 
 def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,
@@ -300,7 +339,7 @@ def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: in
         except (GridNotFound, ImageError) as error:
             raise type(error)(f"{source}: {error}") from None
         cities.append(City.from_rows(reading.grid))
-        extras.append({"photo": source, **reading_json(reading)})
+        extras.append({"photo": source, **reading.to_json()})
     result = score_table(Table(tuple(cities), players, difficulty))
     for city, extra in zip(result["cities"], extras, strict=True):
         city.update(extra)

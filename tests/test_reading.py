@@ -107,11 +107,11 @@ def test_small_city_in_a_large_jpeg_falls_back_to_full_size(tmp_path, monkeypatc
     decodes = []
     original = image_io.decode_photo
 
-    def counting(data, config=DEFAULT, reduce=1):
+    def counting(data, config=DEFAULT, reduce=1, **options):
         decodes.append(reduce)
-        return original(data, config, reduce)
+        return original(data, config, reduce, **options)
 
-    monkeypatch.setattr("scorer.reading.decode_photo", counting)
+    monkeypatch.setattr("scorer.photo.decode_photo", counting)
     reading = reader.read_file(_big_jpeg(tmp_path, frame, "far.jpg"))
     assert decodes == [2, 1]  # half size first, then full size: the cells were too small
     assert reading.grid == truth(case)["grid"]

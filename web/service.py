@@ -12,7 +12,7 @@ import threading
 
 from scorer.city import BUILDINGS, City
 from scorer.errors import GridNotFound, TableError
-from scorer.photo import DecodeBudget, cell_png, open_photo, warped_jpeg, warped_layout
+from scorer.photo import DecodeBudget, cell_png, open_photo
 from scorer.table import Table, score_cities, score_table
 
 from .store import PhotoChanged, Store
@@ -33,10 +33,9 @@ class LazyReader:
     def get(self):
         with self._lock:
             if self._reader is None:
-                from scorer.bundled import model_dir
                 from scorer.reading import PhotoReader
 
-                self._reader = PhotoReader(model_dir(self.model_dir))
+                self._reader = PhotoReader(self.model_dir)
             return self._reader
 
 
@@ -56,19 +55,18 @@ def scoreboard(table: dict) -> dict:
 
 def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
               data: bytes) -> None:
-    """Decode, read and keep a city's photo: photo, warped city, reading and grid together.
+    """Read and keep a city's photo: photo, warped city, reading and grid together.
 
     An undecodable photo changes nothing (ImageError). A photo without a readable city is
     kept for tapped corners and the city marked unread, its grid unchanged (GridNotFound).
     """
-    photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
     try:
-        reading = reader.read(photo.image)
-    except GridNotFound:
-        store.keep_unread_photo(table["id"], index, photo.jpeg())
+        reading = reader.read_photo(data, max_side=STORED_SIDE, budget=budget)
+    except GridNotFound as refusal:
+        store.keep_unread_photo(table["id"], index, refusal.photo.jpeg())
         raise
-    store.keep_reading(table["id"], index, photo.jpeg(), warped_jpeg(reading.warped),
-                       reading.grid, _details(reader, reading, photo))
+    store.keep_reading(table["id"], index, reading.photo.jpeg(), reading.warped_jpeg(),
+                       reading.grid, _details(reading))
 
 
 def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
@@ -83,20 +81,14 @@ def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, i
     except FileNotFoundError:
         raise PhotoChanged("the city's photo was replaced meanwhile; try again") from None
     photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
-    quad = check_corners(corners, *photo.size)
-    reading = reader.read(photo.image, quad)
-    store.keep_reading(table["id"], index, None, warped_jpeg(reading.warped), reading.grid,
-                       _details(reader, reading, photo), photo_read=name)
+    reading = reader.read(photo, check_corners(corners, *photo.size))
+    store.keep_reading(table["id"], index, None, reading.warped_jpeg(), reading.grid,
+                       _details(reading), photo_read=name)
 
 
-def _details(reader, reading, photo) -> dict:
-    from scorer.reading import reading_json
-
-    details = reading_json(reading)
-    details["model_grid"] = reading.grid
-    details["photo_size"] = list(photo.size)
-    details["warp"] = warped_layout(reader.config)
-    return details
+def _details(reading) -> dict:
+    """A reading's JSON as kept with the city, with the model's own grid beside it."""
+    return {**reading.to_json(), "model_grid": reading.grid}
 
 
 def check_corners(corners, width: int | None = None, height: int | None = None) -> list:

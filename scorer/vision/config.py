@@ -11,6 +11,8 @@ class VisionConfig:
 
     max_pixels: int = 50_000_000  # refuse larger images before decoding them
     max_bytes: int = 40_000_000
+    min_side: int = 16  # px: a thinner image cannot show a city
+    max_aspect: float = 12  # longer side / shorter side, the most a photo of a city can have
     reduced_decode_pixels: int = 6_000_000  # JPEGs this large are first decoded at half size
     work_px: int = 1024  # finding the city works on the photo shrunk to this size
     finder_px: int = 128  # side of the city-finder's square input
@@ -32,6 +34,7 @@ class VisionConfig:
     low_confidence: float = 0.8  # below this a cell is flagged for the player to check
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 6  # a reading with this many such cells is no city at all
+    correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
 
 
 DEFAULT = VisionConfig()

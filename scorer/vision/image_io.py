@@ -19,8 +19,6 @@ from .config import DEFAULT, VisionConfig
 HEIC_BRANDS = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1")
 AVIF_BRANDS = (b"avif", b"avis")
 # TODO(reader merge): move into VisionConfig with the other thresholds
-MIN_SIDE = 16  # px: a thinner image cannot show a city
-MAX_ASPECT = 12  # longer side / shorter side
 BYTES_PER_PIXEL = 6  # decoded RGB plus one working copy (colour conversion)
 REDUCTIONS = (8, 4, 2)  # JPEG sizes libjpeg can decode directly
 
@@ -115,7 +113,8 @@ def photo_size(data: bytes, config: VisionConfig = DEFAULT) -> tuple[str, int, i
         shown = f"{width}x{height}" if width < 1 << 20 else "far too large"
         raise ImageError(
             f"the image is {shown}; photos up to {config.max_pixels // 1_000_000} MP are accepted")
-    if min(width, height) < MIN_SIDE or max(width, height) > MAX_ASPECT * min(width, height):
+    if (min(width, height) < config.min_side
+            or max(width, height) > config.max_aspect * min(width, height)):
         raise ImageError(f"the image is {width}x{height}, too thin to show a city; "
                          "send a photo of the whole city")
     return kind, width, height

@@ -1,7 +1,7 @@
 """The two small ONNX models, each loaded once and checked against its metadata file.
 
-``models/<name>.json`` is the contract with training: labels, input sizes, normalisation and
-the sha256 of ``models/<name>.onnx``.
+``<name>.json`` is the contract with training: labels, input sizes, normalisation and the
+sha256 of ``<name>.onnx``. Both lie in the checkout's ``models/``, installed as ``scorer/models``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,18 @@ import numpy as np
 from ..errors import ModelError
 from .geometry import to_input
 
-MODEL_DIR = Path(os.environ.get("BTC_MODELS", Path(__file__).resolve().parents[2] / "models"))
+
+def _default_dir() -> Path:
+    """``BTC_MODELS``, else the installed package's ``scorer/models`` (package data), else
+    the checkout's ``models/``."""
+    if os.environ.get("BTC_MODELS"):
+        return Path(os.environ["BTC_MODELS"])
+    here = Path(__file__).resolve().parents[1]
+    installed = here / "models"
+    return installed if installed.is_dir() else here.parent / "models"
+
+
+MODEL_DIR = _default_dir()
 
 
 def sha256(path: Path) -> str:
@@ -29,7 +40,7 @@ class OnnxModel:
     def __init__(self, name: str, model_dir: Path | str | None = None):
         import onnxruntime as ort
 
-        folder = Path(model_dir) if model_dir else MODEL_DIR
+        folder = Path(model_dir) if model_dir else _default_dir()
         onnx_path, meta_path = folder / f"{name}.onnx", folder / f"{name}.json"
         if not onnx_path.is_file() or not meta_path.is_file():
             raise ModelError(f"model {name} not found in {folder} (run `make train`)")
