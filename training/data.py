@@ -101,10 +101,12 @@ def classifier_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
 
 
 def finder_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
-    """Two finder views of one small scene: the whole photo, and a closer second look.
+    """Three finder views of one small scene: the whole photo, a closer second look, and a
+    look warped square around a rough guess of the corners.
 
     Cities span 10-100 % of the frame, some beside a neighbouring city; the second look's
-    box is as rough as a first look at a small city gives.
+    box is as rough as a first look at a small city gives; the warped look is the reader's
+    rectified look (see ``PhotoReader._rectified_look``) at a guess off by up to about a cell.
     """
     seed, index, art = job
     rng = np.random.default_rng([seed, index, 1])
@@ -118,22 +120,44 @@ def finder_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
     half = np.ptp(scene.corners, 0).max() / 2 * DEFAULT.refine_expand * rng.uniform(0.92, 1.5)
     for box in (None, np.array([centre - half, centre + half])):
         view, back = geometry.finder_view(scene.image, box, px)
-        quad = geometry.apply_matrix(scene.corners, np.linalg.inv(back))
-        mask = np.zeros((px // 2, px // 2), np.uint8)
-        cv2.fillConvexPoly(mask, np.round((quad + 0.5) / 2 * 16 - 8).astype(np.int32), 1,
-                           lineType=cv2.LINE_8, shift=4)
         views.append(view)
-        masks.append(mask)
+        masks.append(_city_mask(geometry.apply_matrix(scene.corners, np.linalg.inv(back))))
+    offset = px * (1 - 1 / DEFAULT.refine_expand) / 2
+    target = geometry.square(offset, px - 2 * offset)
+    guess = _rough_guess(scene.corners, rng)
+    views.append(geometry.warp_quad(scene.image, guess, target, px))
+    to_view = cv2.getPerspectiveTransform(guess, target)
+    masks.append(_city_mask(geometry.apply_matrix(scene.corners, to_view)))
     return {"view": np.stack(views), "mask": np.stack(masks)}
 
 
+def _rough_guess(corners: np.ndarray, rng) -> np.ndarray:
+    """The city's corners (4, 2) as a rough first estimate has them: scaled, shifted and each
+    corner moved, by up to about a cell; float32."""
+    cell = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean() / 4
+    centre = corners.mean(0)
+    guess = centre + (corners - centre) * rng.uniform(0.85, 1.2)
+    guess = guess + rng.normal(0, 0.2, 2) * cell + rng.normal(0, 0.2, (4, 2)) * cell
+    return guess.astype(np.float32)
+
+
+def _city_mask(quad: np.ndarray) -> np.ndarray:
+    """The finder's target for a city at ``quad`` (4, 2) in view pixels: (px/2, px/2) uint8."""
+    px = DEFAULT.finder_px
+    mask = np.zeros((px // 2, px // 2), np.uint8)
+    cv2.fillConvexPoly(mask, np.round((quad + 0.5) / 2 * 16 - 8).astype(np.int32), 1,
+                       lineType=cv2.LINE_8, shift=4)
+    return mask
+
+
 CACHE = Path(__file__).resolve().parent / "data"
+VERSION = 2  # of the samples above: a change to them must not reuse an old cache
 
 
 def build(kind: str, seed: int, count: int, art: str = "mixed", processes: int = 2,
           use_cache: bool = True) -> dict:
     """Render ``count`` scenes in parallel and stack their samples (cached in training/data)."""
-    cache = CACHE / f"{kind}-{art}-{seed}-{count}.npz"
+    cache = CACHE / f"{kind}-v{VERSION}-{art}-{seed}-{count}.npz"
     if use_cache and cache.is_file():
         return dict(np.load(cache))
     work = classifier_samples if kind == "classifier" else finder_samples

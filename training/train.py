@@ -203,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261121)
     parser.add_argument("--budget", choices=list(BUDGETS), default="full")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--only", choices=["classifier", "finder"],
+                        help="train one model and leave the other in --out as it is")
     args = parser.parse_args(argv)
     budget = BUDGETS[args.budget]
     out = Path(args.out)
@@ -213,8 +215,18 @@ def main(argv: list[str] | None = None) -> int:
               "seed": args.seed, "budget": budget, "torch": torch.__version__,
               "python": platform.python_version()}
 
-    print("rendering classifier data ...", flush=True)
     cached = args.budget != "tiny"
+    if args.only != "finder":
+        train_tiles(args, budget, recipe, out, cached, started)
+    if args.only != "classifier":
+        train_city_finder(args, budget, recipe, out, cached)
+    print(f"done in {time.time() - started:.0f} s", flush=True)
+    return 0
+
+
+def train_tiles(args, budget: dict, recipe: dict, out: Path, cached: bool, started: float) -> None:
+    """Render the classifier's crops, train it and save it with its held-out accuracy."""
+    print("rendering classifier data ...", flush=True)
     cls = data.build("classifier", args.seed, budget["cls_scenes"], processes=args.processes,
                      use_cache=cached)
     held = data.build("classifier", args.seed + 1, max(4, budget["cls_scenes"] // 10),
@@ -230,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         "accuracy_held_out_crops": crop_accuracy(tile_net, held),
     })
 
+
+def train_city_finder(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:
+    """Render the finder's views, train it and save it."""
     print("rendering finder data ...", flush=True)
     finder = data.build("finder", args.seed, budget["finder_scenes"], processes=args.processes,
                         use_cache=cached)
@@ -245,8 +260,6 @@ def main(argv: list[str] | None = None) -> int:
         "recipe": recipe,
         "data": {"scenes": budget["finder_scenes"], "views": len(finder["view"])},
     })
-    print(f"done in {time.time() - started:.0f} s", flush=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ class VisionConfig:
     corner_input: int = 48
     low_confidence: float = 0.8  # below this a cell is flagged for the player to check
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
-    no_city_cells: int = 6  # a reading with this many such cells is no city at all
+    no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
 
 
