@@ -5,8 +5,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-for script, extra in (("speed.py", []), ("accuracy.py", ["--art", "real"]),
-                      ("accuracy.py", ["--art", "drawn", "--per-tier", "60"]),
-                      ("web_load.py", []), ("fuzz.py", []), ("robustness.py", [])):
+for script, extra in (("speed.py", []), ("accuracy.py", []), ("independent.py", []),
+                      ("art_transfer.py", []), ("web_load.py", []), ("fuzz.py", []),
+                      ("robustness.py", [])):
     print(f"\n== {script} {' '.join(extra)}", flush=True)
     subprocess.run([sys.executable, str(HERE / script), *extra], check=False)

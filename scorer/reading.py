@@ -176,7 +176,7 @@ class PhotoReader:
         centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * expand
         view, back = geometry.finder_view(image, np.array([centre - half, centre + half]),
                                           self.config.finder_px)
-        found = self._segment(view, 0.15)
+        found = self._segment(view, self.config.look_min_area)
         return geometry.order_clockwise(geometry.apply_matrix(found[0], back) if found else quad)
 
     def _segment(self, view: np.ndarray, min_area: float) -> list[np.ndarray]:
@@ -194,7 +194,7 @@ class PhotoReader:
         offset = size * (1 - 1 / self.config.refine_expand) / 2
         target = geometry.square(offset, size - 2 * offset)
         view = geometry.warp_quad(image, quad, target, size)
-        found = self._segment(view, 0.3)
+        found = self._segment(view, self.config.rectified_min_area)
         if not found:
             return quad
         to_image = cv2.getPerspectiveTransform(target, quad.astype(np.float32))

@@ -19,6 +19,7 @@ class VisionConfig:
     finder_min_area: float = 0.004  # smallest city, as a share of the finder's input
     finder_threshold: float = 0.5
     refine_expand: float = 1.15  # second look: box around the first quad, this much larger
+    look_min_area: float = 0.15  # ... where the city is a region of at least this share
     wide_expand: float = 1.7  # ... or this much, when the first guess cannot be read
     finder_regions: int = 3  # regions of the first look tried, largest first
     window_share: float = 0.5  # a closer search: square windows of this share of the long side
@@ -26,6 +27,7 @@ class VisionConfig:
     max_candidates: int = 12  # corner estimates tried before the best reading is kept
     rectified_looks: int = 2  # then looks at the city warped square, to centre the corners
     refine_max_shift: float = 1 / 3  # ... each moving a corner by at most this many cells
+    rectified_min_area: float = 0.3  # ... and finding a region of at least this share
     cell_px: int = 96  # side of one cell in the warped city
     tile_margin: float = 0.2  # tile crop: the cell plus this share of a cell on each side
     tile_input: int = 64
