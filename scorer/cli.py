@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     photo.add_argument("photos", nargs="+", metavar="PHOTO")
     photo.add_argument("--model", default=None,
                        help="folder of the models (default: those installed with the package)")
+    photo.add_argument("--data", default=None,
+                       help="the web app's data folder, whose learned tiles are used "
+                            "(default: BTC_DATA, else ./data)")
+    photo.add_argument("--no-learning", action="store_true",
+                       help="read with the shipped model alone, not what the app learned")
     _add_table_options(photo)
     serve = commands.add_parser("serve", help="run the web app")
     serve.add_argument("--host", default="127.0.0.1")
@@ -64,9 +69,11 @@ def _score_grids(args) -> dict:
 
 
 def _score_photos(args) -> dict:
+    from .learned import load_learned
     from .reading import read_table
 
-    return read_table(args.photos, _players(args.players), args.difficulty, args.model)
+    learned = None if args.no_learning else load_learned(args.data)
+    return read_table(args.photos, _players(args.players), args.difficulty, args.model, learned)
 
 
 def _serve(args) -> int:

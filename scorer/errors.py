@@ -35,3 +35,8 @@ class GridNotFound(ScorerError):
 
 class ModelError(ScorerError):
     """The tile model is missing or does not match its metadata."""
+
+
+class LearningRefused(ScorerError):
+    """An update of what was learned from the players that would read the built-in cells
+    worse than the shipped model (it is not used)."""

@@ -19,7 +19,8 @@ from .city import BUILDINGS, SIZE, City
 from .errors import GridNotFound, ImageError
 from .photo import DecodeBudget, Photo, open_photo
 from .vision import geometry
-from .vision.config import DEFAULT, VisionConfig
+from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors, Evidence, fit
+from .vision.config import ADAPT, DEFAULT, AdaptConfig, VisionConfig
 from .vision.constraints import decode_city
 from .vision.image_io import encode_image, read_bytes
 from .vision.models import CityFinder, TileClassifier
@@ -41,6 +42,9 @@ class Reading:
     warped : (S, S, 3) uint8 RGB, the city warped upright (with a margin, see ``warp``)
     photo : the decoded photo it was read from
     config : the reader's config (flags and the warp layout follow it)
+    cells : (4, 4, D + L) float32, each upright cell's features and the shipped model's
+        log-probabilities: what learning from the player's labels needs (see adaptation)
+    adapted : the reading used what was learned from the players' labels
     """
 
     grid: list[list[str]]
@@ -49,6 +53,8 @@ class Reading:
     warped: np.ndarray
     duplex: list[dict]
     photo: Photo
+    cells: np.ndarray | None = None
+    adapted: bool = False
     config: VisionConfig = DEFAULT
     timing_ms: dict[str, float] = field(default_factory=dict)
 
@@ -56,6 +62,10 @@ class Reading:
         """Cells whose reading the player should check."""
         return [[r, c] for r, row in enumerate(self.confidence) for c, p in enumerate(row)
                 if p < self.config.low_confidence]
+
+    def cells_bytes(self) -> bytes | None:
+        """The cells to learn from, as the store keeps them: (16, D + L) float16."""
+        return None if self.cells is None else self.cells.astype(CELL_DTYPE).tobytes()
 
     def warped_jpeg(self) -> bytes:
         """The upright warped city as a JPEG file."""
@@ -71,6 +81,7 @@ class Reading:
             "uncertain": self.uncertain(),
             "photo_size": list(self.photo.size),
             "warp": {"side": side, "pad": pad},
+            "adapted": self.adapted,
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }
 
@@ -78,12 +89,14 @@ class Reading:
 @dataclass
 class _Look:
     """One corner estimate read: quad (4, 2) in pixels of the image looked at; quarter turns
-    k; the warped city turned upright (S, S, 3); probs (4, 4, L) of the upright cells."""
+    k; the warped city turned upright (S, S, 3); probs (4, 4, L) of the upright cells and
+    their features and the model's own log-probabilities (4, 4, D + L)."""
 
     quad: np.ndarray
     k: int
     upright: np.ndarray
     probs: np.ndarray
+    cells: np.ndarray
     not_tiles: int  # cells that do not look like a tile
     emptiness: float  # summed "no tile" probability: a tie-break between estimates
 
@@ -91,10 +104,14 @@ class _Look:
 class PhotoReader:
     """Reads cities from photos with models created once per process."""
 
-    def __init__(self, model_dir=None, config: VisionConfig = DEFAULT):
+    def __init__(self, model_dir=None, config: VisionConfig = DEFAULT,
+                 adaptation: Adaptation | None = None):
         self.config = config
         self.finder = CityFinder(model_dir)
         self.classifier = TileClassifier(model_dir)
+        self.adaptation = adaptation  # what was learned from the players' labels, if any
+        self.model_dir = model_dir
+        self._anchors = None
 
     # --- stages ---------------------------------------------------------------------------
 
@@ -207,26 +224,31 @@ class PhotoReader:
             return quad  # a refinement only nudges; a big jump may mean the view misled it
         return refined
 
-    def read_cells(self, warped: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    def read_cells(self, warped: np.ndarray):
         """Which way is up, the city turned upright and its building probabilities.
 
-        warped : (S, S, 3) uint8.  Returns quarter turns k, upright (S, S, 3) and probs
-        (4, 4, L) over the classifier's labels.
+        warped : (S, S, 3) uint8.  Returns quarter turns k, upright (S, S, 3), probs
+        (4, 4, L) over the classifier's labels (with what was learned, if anything) and
+        cells (4, 4, D + L): the features and the shipped model's own log-probabilities.
         """
         cfg = self.config
-        _, turns = self.classifier.predict(geometry.tile_crops(warped, cfg),
-                                           geometry.corner_crops(warped, cfg))
+        _, turns, _ = self.classifier.predict(geometry.tile_crops(warped, cfg),
+                                              geometry.corner_crops(warped, cfg))
         k = int(np.argmax(np.log(np.clip(turns, 1e-9, 1)).sum(axis=0)))
         upright = np.ascontiguousarray(np.rot90(warped, -k))
-        probs, _ = self.classifier.predict(geometry.tile_crops(upright, cfg),
-                                           geometry.corner_crops(upright, cfg))
-        return k, upright, probs.reshape(4, 4, -1)
+        probs, _, features = self.classifier.predict(geometry.tile_crops(upright, cfg),
+                                                     geometry.corner_crops(upright, cfg))
+        log_probs = np.log(np.clip(probs, 1e-12, 1))
+        if self.adaptation is not None:
+            probs = self.adaptation.adjust(log_probs, features)
+        cells = np.concatenate([features, log_probs], axis=1).astype(np.float32)
+        return k, upright, probs.reshape(4, 4, -1), cells.reshape(4, 4, -1)
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
-        k, upright, probs = self.read_cells(geometry.warp_city(image, quad, self.config))
+        k, upright, probs, cells = self.read_cells(geometry.warp_city(image, quad, self.config))
         empty = probs[..., self.classifier.labels.index("empty")]
-        return _Look(quad, k, upright, probs, int((empty > self.config.empty_limit).sum()),
+        return _Look(quad, k, upright, probs, cells, int((empty > self.config.empty_limit).sum()),
                      float(empty.sum()))
 
     def decode(self, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[dict]]:
@@ -241,6 +263,29 @@ class PhotoReader:
         chosen, duplex = decode_city(building)
         confidence = np.take_along_axis(building, chosen[..., None], axis=-1)[..., 0]
         return chosen, confidence * (1 - probs[..., labels.index("empty")]), duplex
+
+    @property
+    def cell_width(self) -> int:
+        """Values kept per cell to learn from: the features, then the model's labels."""
+        return self.classifier.feature_size + len(self.classifier.labels)
+
+    def learn(self, lessons: list[tuple[bytes, str, bool]],
+              config: AdaptConfig = ADAPT) -> Adaptation | None:
+        """Learn the players' tiles from labelled cells and read with it from now on.
+
+        lessons : (cell bytes as ``Reading.cells_bytes`` gives them, building, a player's own
+        choice?).  Returns the adaptation (None: nothing to learn, the shipped model alone).
+        Only the latest ``config.max_cells`` are used. Raises LearningRefused, keeping the
+        previous adaptation, when the update would read the built-in anchor cells worse than
+        the shipped model.
+        """
+        if self._anchors is None:
+            self._anchors = Anchors.load(self.model_dir)
+        lessons = lessons[-config.max_cells:]
+        adaptation = fit(Evidence.from_lessons(lessons, config), self._anchors,
+                         self.classifier.labels, config)
+        self.adaptation = adaptation
+        return adaptation
 
     # --- the whole reading ----------------------------------------------------------------
 
@@ -289,6 +334,8 @@ class PhotoReader:
             warped=best.upright,
             duplex=duplex,
             photo=photo,
+            cells=best.cells,
+            adapted=self.adaptation is not None,
             config=self.config,
             timing_ms={"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,
                        "classify": (t2 - t1) * 1000, "total": photo.decode_ms + (t2 - t0) * 1000},
@@ -321,8 +368,9 @@ class PhotoReader:
 
 
 def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,
-               model_dir=None) -> dict:
-    """Read every photo (or .txt city) in seating order and score them as one table."""
+               model_dir=None, learned: Adaptation | None = None) -> dict:
+    """Read every photo (or .txt city) in seating order and score them as one table,
+    with what was learned from the players (``learned``), if given."""
     from .notation import read_city_file
     from .table import Table, score_table
 
@@ -333,7 +381,7 @@ def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: in
             cities.append(read_city_file(source))
             extras.append({"photo": source})
             continue
-        reader = reader or PhotoReader(model_dir)
+        reader = reader or PhotoReader(model_dir, adaptation=learned)
         try:
             reading = reader.read_file(source)
         except (GridNotFound, ImageError) as error:

@@ -5,6 +5,7 @@ cell, checks the scoreboard and winner, reloads, and saves phone and laptop scre
 docs/screenshots/ (the README shows them).
 """
 
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -160,4 +161,64 @@ def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     page.wait_for_selector('.city[data-city="1"] .grid-wrap.photo')
     assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in truth(case)["grid"]]
     assert page.locator('.city[data-city="1"] .corner-wrap').count() == 0
+    page.close()
+
+
+def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    assert page.request.delete(f"{server}/api/learning").ok  # start from nothing learned
+    page.goto(server)
+    expect(page.locator("#learning-summary")).to_have_text(
+        "Nothing learned yet: photos are read with the shipped model.")
+    page.fill("textarea[name=players]", "Ann, Ben, Cy")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/tables/*")
+    case = CASES[6]
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(photo(case)))
+    city = page.locator('.city[data-city="1"]')
+    city.locator(".grid-wrap.photo").wait_for(timeout=60_000)
+    assert city.locator(".cell.corrected").count() == 0
+    expect(city.locator("button.accept")).to_have_text("Reading is right")
+
+    # Correct one cell: it is marked as corrected, visibly and for screen readers.
+    read = truth(case)["grid"][0][1]
+    new = "park" if read != "park" else "shop"
+    page.click('.city[data-city="1"] .cell[data-row="1"][data-col="2"]')
+    page.click(f'#picker .pick[data-building="{new}"]')
+    cell = city.locator('.cell[data-row="1"][data-col="2"]')
+    expect(cell).to_have_class(re.compile(r"\bcorrected\b"))
+    expect(cell).to_have_attribute("aria-label", re.compile(r"corrected \(read as "))
+    assert city.locator(".cell.corrected").count() == 1
+
+    # The player says the reading is right: the reader learns this city's tiles.
+    city.locator("button.accept").click()
+    expect(city.locator(".learned-note")).to_have_text("Learned from this city")
+    assert city.locator("button.accept").count() == 0
+    assert city.locator(".card-error").inner_text() == ""
+
+    # With something learned the city can be read again; the player's choice is kept.
+    again = city.locator("button.reread")
+    expect(again).to_have_text("Read again")
+    with page.expect_response(lambda r: r.url.endswith("/reread")) as answer:
+        again.click()
+    assert answer.value.ok
+    expect(city.locator(".learned-note")).to_have_text("Learned from this city")
+    expect(cell.locator("span")).to_have_text(SHORT[new])
+
+    # The home page says what was learned, per building, and can forget it.
+    page.goto(server)
+    summary = page.locator("#learning-summary")
+    expect(summary).to_have_text(re.compile(r"^Learned from \d+ cells?"))
+    assert int(re.search(r"\d+", summary.inner_text()).group()) > 0
+    counts = page.locator("#learning-counts li")
+    assert counts.count() > 0
+    assert re.fullmatch(r"[A-Z][a-z]+( tavern)?: \d+", counts.first.inner_text())
+    expect(page.locator("#export-learning")).to_have_attribute("href", "/api/learning/export.npz")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#forget-learning")
+    expect(summary).to_have_text("Nothing learned yet: photos are read with the shipped model.")
+    assert counts.count() == 0
+    assert page.request.get(f"{server}/api/learning").json()["cells"] == 0
+    assert blocked == []
     page.close()

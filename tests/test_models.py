@@ -41,7 +41,7 @@ def test_classifier_reads_fixture_cells_from_their_true_corners():
     for case in CASES[::5]:
         expected = truth(case)
         warped = geometry.warp_city(read_photo(str(photo(case))), np.array(expected["corners"]))
-        probs, turns = classifier.predict(geometry.tile_crops(warped), geometry.corner_crops(warped))
+        probs, turns, _ = classifier.predict(geometry.tile_crops(warped), geometry.corner_crops(warped))
         labels = [classifier.labels[i] for i in probs.argmax(1)]
         assert labels == [b for row in expected["grid"] for b in row], case
         assert (turns.argmax(1) == 0).mean() > 0.8

@@ -9,6 +9,7 @@ import pytest
 from web.store import PhotoChanged, Store
 
 GRID = [["shop"] * 4] * 4
+CELLS = bytes(16 * 4)  # a reading's cells to learn from, 16 equal parts
 
 
 def files(store: Store) -> set[str]:
@@ -72,11 +73,40 @@ def test_deleting_a_table_removes_its_files_and_corrections(store):
     key = store.create_table("t", ["A", "B", "C"], 4, 3)
     other = store.create_table("u", ["A", "B", "C"], 4, 3)
     for k in (key, other):
-        store.keep_reading(k, 0, b"photo", b"warped", GRID, {})
+        store.keep_reading(k, 0, b"photo", b"warped", GRID, {"model_grid": GRID}, cells=CELLS)
         store.set_cell(k, 0, 0, 0, "park", b"cell image")
     assert store.delete_table(key) and not store.delete_table(key)
     assert [c["table"] for c in store.corrections()] == [other]
     assert len(files(store)) == 3 and store.get_table(other)["cities"][0]["photo"]
+    assert store.lessons() == [(bytes(4), "park", True), (bytes(4), "park", True)]
+
+
+def test_a_cell_keeps_the_players_latest_choice_and_forgets_an_undone_one(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo", b"warped", GRID, {"model_grid": GRID}, cells=CELLS)
+    store.set_cell(key, 0, 0, 0, "park", b"1")
+    store.set_cell(key, 0, 0, 0, "house", b"2")
+    assert [(c["guess"], c["model_guess"], c["building"]) for c in store.corrections()] == [
+        ("park", "shop", "house")]
+    store.set_cell(key, 0, 0, 0, "shop", b"3")  # what the model read: undone
+    assert store.corrections() == [] and store.lessons() == [] and files(store) == {
+        n for n in files(store) if "cell" not in n}
+    store.set_cell(key, 0, 1, 1, "shop", b"4")  # what it shows already: confirmed
+    assert store.lessons() == [(bytes(4), "shop", True)]
+    store.type_city(key, 1, GRID)
+    store.set_cell(key, 1, 0, 0, "park")  # a typed-in city teaches nothing
+    assert len(store.corrections()) == 1 and len(store.lessons()) == 1
+
+
+def test_accepted_readings_and_complete_tables_teach_their_other_cells(store):
+    key = store.create_table("t", ["A", "B"], 4, 3)
+    store.keep_reading(key, 0, b"photo", b"warped", GRID, {"model_grid": GRID}, cells=CELLS)
+    store.set_cell(key, 0, 0, 0, "park")
+    assert len(store.lessons()) == 1
+    store.accept_city(key, 0)
+    assert sorted(b for _, b, _ in store.lessons()) == ["park"] + ["shop"] * 15
+    store.forget_lessons()
+    assert store.lessons() == [] and len(store.corrections()) == 1
 
 
 def test_concurrent_readings_leave_one_whole_city(store):

@@ -19,7 +19,7 @@ def test_tiny_recipe_writes_models_the_reader_can_load(tmp_path):
     assert meta["recipe"]["budget"] == train.BUDGETS["tiny"] and meta["sha256"]
     reader = PhotoReader(tmp_path)  # checks sha256 and loads both sessions
     tiles = np.zeros((16, 64, 64, 3), np.uint8)
-    probs, turns = reader.classifier.predict(tiles, np.zeros((16, 48, 48, 3), np.uint8))
+    probs, turns, _ = reader.classifier.predict(tiles, np.zeros((16, 48, 48, 3), np.uint8))
     assert probs.shape == (16, 10) and turns.shape == (16, 4)
 
 

@@ -22,6 +22,7 @@ from torch import nn
 from scorer.vision.config import DEFAULT
 
 from . import data
+from .anchors import save_anchors
 from .render import TIERS
 from .tables import HELD_OUT as HELD_OUT_TABLES
 from .tables import TRAINING as TRAINING_TABLES
@@ -56,8 +57,9 @@ class TileNet(nn.Module):
         self.turn = nn.Linear(96 + 64, 4)
 
     def forward(self, tile, corner):
+        """Building and turn logits, and the features both heads read (for adaptation)."""
         features = torch.cat([self.tile(tile), self.corner(corner)], dim=1)
-        return self.building(features), self.turn(features)
+        return self.building(features), self.turn(features), features
 
 
 class FinderNet(nn.Module):
@@ -121,7 +123,7 @@ def train_classifier(samples: dict, epochs: int, seed: int) -> TileNet:
         order = rng.permutation(n)
         for start in range(0, n - batch + 1 if n >= batch else 1, batch):
             idx = order[start:start + batch]
-            b_out, t_out = net(to_tensor(augment(samples["tile"][idx], rng)),
+            b_out, t_out, _ = net(to_tensor(augment(samples["tile"][idx], rng)),
                                to_tensor(augment(samples["corner"][idx], rng)))
             b_y = torch.from_numpy(samples["building"][idx])
             t_y = torch.from_numpy(samples["turn"][idx])
@@ -168,7 +170,7 @@ def write_meta(path: Path, onnx_path: Path, meta: dict) -> None:
 
 def crop_accuracy(net: TileNet, samples: dict) -> dict:
     with torch.no_grad():
-        b, t = net(to_tensor(samples["tile"]), to_tensor(samples["corner"]))
+        b, t, _ = net(to_tensor(samples["tile"]), to_tensor(samples["corner"]))
     keep = samples["building"] != data.IGNORE
     turn_keep = samples["turn"] != data.IGNORE
     return {
@@ -183,12 +185,13 @@ def save_classifier(net: TileNet, out: Path, about: dict) -> None:
     cfg = DEFAULT
     export(net, (torch.zeros(1, 3, cfg.tile_input, cfg.tile_input),
                  torch.zeros(1, 3, cfg.corner_input, cfg.corner_input)),
-           ["tile", "corner"], ["building", "turn"], out / "tiles.onnx")
+           ["tile", "corner"], ["building", "turn", "features"], out / "tiles.onnx")
     write_meta(out / "tiles.json", out / "tiles.onnx", {
         "labels": data.LABELS,
         "inputs": {"tile": [3, cfg.tile_input, cfg.tile_input],
                    "corner": [3, cfg.corner_input, cfg.corner_input]},
-        "outputs": {"building": "logits over labels", "turn": "logits, quarter turns anticlockwise"},
+        "outputs": {"building": "logits over labels", "turn": "logits, quarter turns anticlockwise",
+                    "features": "(batch, 160): what the building head reads (tile and corner views)"},
         "normalisation": "(x / 255 - 0.5) / 0.25, RGB, NCHW",
         "crop": {"cell_px": cfg.cell_px, "tile_margin": cfg.tile_margin,
                  "corner_span": list(cfg.corner_span)},
@@ -241,6 +244,7 @@ def train_tiles(args, budget: dict, recipe: dict, out: Path, cached: bool, start
                  "tiers": list(TIERS)},
         "accuracy_held_out_crops": crop_accuracy(tile_net, held),
     })
+    save_anchors(out)
 
 
 def train_city_finder(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:

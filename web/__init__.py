@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from scorer.learned import data_folder
 from scorer.photo import DecodeBudget
 
 from .service import LazyReader
@@ -39,7 +39,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     """
     app = Flask(__name__)
     app.config.from_mapping(
-        DATA_DIR=os.environ.get("BTC_DATA", str(Path.cwd() / "data")),
+        DATA_DIR=str(data_folder()),
         MODEL_DIR=None,
         MAX_CONTENT_LENGTH=MAX_UPLOAD_MB * 1024 * 1024,
         MAX_JSON_BYTES=64 * 1024,
@@ -53,7 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     budget = app.config["DECODE_BUDGET"] or 4 * app.config["MAX_CONTENT_LENGTH"]
     app.extensions["store"] = Store(app.config["DATA_DIR"])
-    app.extensions["reader"] = LazyReader(app.config["MODEL_DIR"])
+    app.extensions["reader"] = LazyReader(app.config["MODEL_DIR"], app.extensions["store"])
     app.extensions["decode_budget"] = DecodeBudget(budget)
 
     from . import api, pages

@@ -142,8 +142,10 @@ def add_photo(table_id: str, city: int):
     upload = request.files.get("photo")
     if upload is None:
         raise TableError("send the photo as multipart form field 'photo'")
-    service.add_photo(_store(), current_app.extensions["reader"].get(),
-                      current_app.extensions["decode_budget"], table, index, upload.read())
+    reader = current_app.extensions["reader"]
+    service.add_photo(_store(), reader.get(), current_app.extensions["decode_budget"], table,
+                      index, upload.read())
+    service.learn(_store(), reader)
     return jsonify(_table_json(table_id))
 
 
@@ -154,8 +156,32 @@ def read_with_corners(table_id: str, city: int):
     index = _city_index(table, city)
     corners = _body().get("corners")
     service.check_corners(corners)  # their shape now, their place once the photo is decoded
-    service.read_with_corners(_store(), current_app.extensions["reader"].get(),
-                              current_app.extensions["decode_budget"], table, index, corners)
+    reader = current_app.extensions["reader"]
+    service.read_with_corners(_store(), reader.get(), current_app.extensions["decode_budget"],
+                              table, index, corners)
+    service.learn(_store(), reader)
+    return jsonify(_table_json(table_id))
+
+
+@bp.post("/tables/<table_id>/cities/<int:city>/reread")
+def read_again(table_id: str, city: int):
+    """Read the stored photo again, inside the same corners, with what was learned since;
+    the cells the player chose keep the player's choice."""
+    table = _table(table_id)
+    index = _city_index(table, city)
+    reader = current_app.extensions["reader"]
+    service.read_again(_store(), reader.get(), current_app.extensions["decode_budget"], table,
+                       index)
+    return jsonify(_table_json(table_id))
+
+
+@bp.post("/tables/<table_id>/cities/<int:city>/accept")
+def accept_city(table_id: str, city: int):
+    """The player says this city's reading is right: the reader learns its tiles."""
+    table = _table(table_id)
+    index = _city_index(table, city)
+    _store().accept_city(table_id, index)
+    service.learn(_store(), current_app.extensions["reader"])
     return jsonify(_table_json(table_id))
 
 
@@ -166,6 +192,7 @@ def type_city(table_id: str, city: int):
     index = _city_index(table, city)
     grid = service.check_grid(_body().get("grid"))
     _store().type_city(table_id, index, grid)
+    service.learn(_store(), current_app.extensions["reader"])
     return jsonify(_table_json(table_id))
 
 
@@ -179,8 +206,9 @@ def correct_cell(table_id: str, city: int, row: int, col: int):
     if not isinstance(building, str) or building not in BUILDINGS:
         raise TableError(f"unknown building {str(building)[:40]!r}; use one of "
                          f"{', '.join(BUILDINGS)}")
-    service.correct_cell(_store(), current_app.extensions["reader"], table, index, row - 1,
-                         col - 1, building)
+    reader = current_app.extensions["reader"]
+    service.correct_cell(_store(), reader, table, index, row - 1, col - 1, building)
+    service.learn(_store(), reader)
     return jsonify(_table_json(table_id))
 
 
@@ -220,9 +248,51 @@ def export_corrections():
             name = c["image"] if c["path"] else ""
             if name:
                 archive.write(c["path"], name)
-            lines.append(f"{name},{c['building']},{c['guess'] or ''},{c['table']},"
+            lines.append(f"{name},{c['building']},{c['model_guess']},{c['table']},"
                          f"{c['city'] + 1},{c['row'] + 1},{c['col'] + 1}")
         archive.writestr("labels.csv", "\n".join(lines) + "\n")
     buffer.seek(0)
     return send_file(buffer, mimetype="application/zip", as_attachment=True,
                      download_name="corrections.zip")
+
+
+# --- what the reader learned from the players ------------------------------------------------
+
+def _shared_learning():
+    if current_app.config["HOST_MODE"]:
+        abort(404, description="this server does not share what it learned from its tables")
+
+
+@bp.get("/learning")
+def learning():
+    """How many cells the reader learned from, per building, and whether it uses them."""
+    return jsonify(current_app.extensions["reader"].learning())
+
+
+@bp.delete("/learning")
+def forget():
+    """Forget everything learned: the shipped model reads the next photo."""
+    _shared_learning()
+    _store().forget_lessons()
+    return jsonify(service.learn(_store(), current_app.extensions["reader"]))
+
+
+@bp.get("/learning/export.npz")
+def export_learning():
+    """What was learned, as a file to import on another machine."""
+    _shared_learning()
+    return send_file(io.BytesIO(service.export_lessons(_store())),
+                     mimetype="application/octet-stream", as_attachment=True,
+                     download_name="btc-learned-tiles.npz")
+
+
+@bp.post("/learning/import")
+def import_learning():
+    """Add the lessons of an exported file (multipart field ``file``) to what is learned."""
+    _shared_learning()
+    upload = request.files.get("file")
+    if upload is None:
+        raise TableError("send the exported file as multipart form field 'file'")
+    reader = current_app.extensions["reader"]
+    service.import_lessons(_store(), reader, upload.read())
+    return jsonify(reader.learning())

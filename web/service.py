@@ -9,13 +9,15 @@ import csv
 import io
 import math
 import threading
+import time
 
 from scorer.city import BUILDINGS, City
-from scorer.errors import GridNotFound, TableError
+from scorer.errors import GridNotFound, LearningRefused, TableError
+from scorer.learned import lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.photo import DecodeBudget, cell_png, open_photo
 from scorer.table import Table, score_cities, score_table
 
-from .store import PhotoChanged, Store
+from .store import PhotoChanged, Store, is_complete
 
 STORED_SIDE = 2000  # photos are kept at most this size (the browser already shrinks them)
 MIN_CITY_SHARE = 0.005  # tapped corners must enclose at least this share of the photo
@@ -23,20 +25,82 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # spreadsheets run cells start
 
 
 class LazyReader:
-    """One PhotoReader per process, made on first use (tests of typed-in cities never load it)."""
+    """One PhotoReader per process, made on first use (tests of typed-in cities never load
+    it), reading with what the store's data folder says was learned from the players."""
 
-    def __init__(self, model_dir=None):
+    def __init__(self, model_dir=None, store: Store | None = None):
         self._reader = None
         self._lock = threading.Lock()
+        self.learning_lock = threading.Lock()  # one fit at a time
         self.model_dir = model_dir
+        self.store = store
+        self.refused: str | None = None  # why the latest update was not used
+        self.fit_ms: float | None = None
 
     def get(self):
         with self._lock:
             if self._reader is None:
                 from scorer.reading import PhotoReader
 
-                self._reader = PhotoReader(self.model_dir)
+                self._reader = PhotoReader(self.model_dir, adaptation=self._saved())
             return self._reader
+
+    def _saved(self):
+        return load_learned(self.store.folder) if self.store else None
+
+    def adaptation(self):
+        """What the reader uses now (without loading the models)."""
+        return self._reader.adaptation if self._reader is not None else self._saved()
+
+    def learning(self) -> dict:
+        """What the reader learned from the players (see the API's /learning)."""
+        adaptation = self.adaptation()
+        right, shipped = adaptation.anchors_right if adaptation else (None, None)
+        return {"active": adaptation is not None,
+                "cells": adaptation.cells if adaptation else 0,
+                "learned": adaptation.learned if adaptation else {},
+                "doubtful": adaptation.doubtful if adaptation else 0,
+                "anchors": {"adapted": right, "shipped": shipped},
+                "refused": self.refused,
+                "fit_ms": None if self.fit_ms is None else round(self.fit_ms, 1)}
+
+
+def learn(store: Store, lazy: LazyReader) -> dict:
+    """Learn again from every stored lesson; the next photo is read with it and the data
+    folder keeps it. An update that reads the built-in cells worse is not used."""
+    lessons = store.lessons()
+    if not lessons and lazy.adaptation() is None:
+        return lazy.learning()
+    reader = lazy.get()
+    with lazy.learning_lock:
+        started = time.perf_counter()
+        try:
+            adaptation = reader.learn(lessons)
+        except LearningRefused as refusal:
+            lazy.refused = str(refusal)
+            return lazy.learning()
+        lazy.refused, lazy.fit_ms = None, (time.perf_counter() - started) * 1000
+        store.keep_learned(adaptation.to_bytes() if adaptation else None)
+    return lazy.learning()
+
+
+def export_lessons(store: Store) -> bytes:
+    return lessons_to_bytes(store.lessons())
+
+
+def import_lessons(store: Store, lazy: LazyReader, data: bytes) -> None:
+    """Add an exported file's lessons to what is learned; TableError for a bad file or when
+    what they teach would read the built-in cells worse (then nothing is added)."""
+    reader = lazy.get()
+    lessons = lessons_from_bytes(data, reader.cell_width)
+    with lazy.learning_lock:
+        try:
+            adaptation = reader.learn(store.lessons() + lessons)
+        except LearningRefused as refusal:
+            raise TableError(f"these learned tiles were not used: {refusal}") from None
+        store.add_lessons(lessons)
+        store.keep_learned(adaptation.to_bytes() if adaptation else None)
+        lazy.refused = None
 
 
 def scoreboard(table: dict) -> dict:
@@ -66,12 +130,33 @@ def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: in
         store.keep_unread_photo(table["id"], index, refusal.photo.jpeg())
         raise
     store.keep_reading(table["id"], index, reading.photo.jpeg(), reading.warped_jpeg(),
-                       reading.grid, _details(reading))
+                       reading.grid, _details(reading), cells=reading.cells_bytes())
 
 
 def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
                       corners) -> None:
     """Read the stored photo again inside the four corners the player tapped."""
+    name, photo = _stored_photo(store, reader, budget, table, index)
+    reading = reader.read(photo, check_corners(corners, *photo.size))
+    store.keep_reading(table["id"], index, None, reading.warped_jpeg(), reading.grid,
+                       _details(reading), photo_read=name, cells=reading.cells_bytes())
+
+
+def read_again(store: Store, reader, budget: DecodeBudget, table: dict, index: int) -> None:
+    """Read a city's stored photo again inside the corners of its reading, with what the
+    reader learned since; the cells the player chose keep the player's choice."""
+    reading = table["cities"][index]["reading"]
+    if not reading or reading.get("unread") or "corners" not in reading:
+        raise TableError("only a city read from a photo can be read again")
+    name, photo = _stored_photo(store, reader, budget, table, index)
+    again = reader.read(photo, check_corners(reading["corners"], *photo.size))
+    store.keep_reading(table["id"], index, None, again.warped_jpeg(), again.grid,
+                       _details(again), photo_read=name, cells=again.cells_bytes(),
+                       keep_choices=True)
+
+
+def _stored_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: int):
+    """(file name, decoded Photo) of a city's stored photo."""
     found = store.image(table["id"], index, "photo")
     if found is None:
         raise TableError("upload a photo of this city first")
@@ -80,10 +165,7 @@ def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, i
         data = path.read_bytes()
     except FileNotFoundError:
         raise PhotoChanged("the city's photo was replaced meanwhile; try again") from None
-    photo = open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
-    reading = reader.read(photo, check_corners(corners, *photo.size))
-    store.keep_reading(table["id"], index, None, reading.warped_jpeg(), reading.grid,
-                       _details(reading), photo_read=name)
+    return name, open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
 
 
 def _details(reading) -> dict:
@@ -131,13 +213,6 @@ def correct_cell(store: Store, reader: LazyReader, table: dict, index: int, row:
     except FileNotFoundError:  # replaced by a new reading meanwhile
         png = None
     store.set_cell(table["id"], index, row, col, building, png)
-
-
-def is_complete(grid) -> bool:
-    """A grid with all 16 cells known (typed-in grids may be partly filled)."""
-    return (isinstance(grid, list) and len(grid) == 4
-            and all(isinstance(row, list) and len(row) == 4 for row in grid)
-            and all(b in BUILDINGS for row in grid for b in row))
 
 
 def check_grid(grid) -> list[list[str]]:

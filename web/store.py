@@ -18,6 +18,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from scorer.city import BUILDINGS
+from scorer.errors import TableError
+from scorer.learned import LEARNED_FILE
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -36,6 +40,7 @@ CREATE TABLE IF NOT EXISTS cities (
     photo INTEGER NOT NULL DEFAULT 0,   -- (before version 2) 1 when images were stored
     photo_file TEXT,                -- the photo, in the table's image folder
     warped_file TEXT,               -- the city warped upright, from that photo
+    cells BLOB,                     -- float16 (16, D + L): the reading's cells, to learn from
     PRIMARY KEY (table_id, idx)
 );
 CREATE TABLE IF NOT EXISTS corrections (
@@ -44,13 +49,23 @@ CREATE TABLE IF NOT EXISTS corrections (
     city INTEGER NOT NULL,
     row INTEGER NOT NULL,
     col INTEGER NOT NULL,
-    guess TEXT,                     -- what the model (or the previous value) said
+    guess TEXT,                     -- the cell's value before the player chose
     building TEXT NOT NULL,         -- what the player chose
-    image TEXT,                     -- cell crop file, relative to the data folder
+    image TEXT,                     -- cell crop file, in the table's image folder
+    created REAL NOT NULL,
+    model_guess TEXT,               -- what the model read there
+    reading TEXT,                   -- the reading it corrects (its warped file)
+    cell BLOB                       -- float16 (D + L): the cell, to learn from
+);
+CREATE TABLE IF NOT EXISTS lessons (  -- labelled cells kept apart from any table
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    cell BLOB NOT NULL,
+    building TEXT NOT NULL,
+    player INTEGER NOT NULL,        -- 1: a player's choice, 0: a cell of an accepted reading
     created REAL NOT NULL
 );
 """
-VERSION = 2
+VERSION = 3
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ORPHAN_GRACE_S = 600  # unreferenced files younger than this may belong to a request in flight
 
@@ -119,10 +134,15 @@ class Store:
         columns = {r["name"] for r in db.execute("PRAGMA table_info(tables)")}
         if "key" not in columns:
             db.execute("ALTER TABLE tables ADD COLUMN key TEXT")
-        columns = {r["name"] for r in db.execute("PRAGMA table_info(cities)")}
-        for column in ("photo_file", "warped_file"):
-            if column not in columns:
-                db.execute(f"ALTER TABLE cities ADD COLUMN {column} TEXT")
+        for table, column, kind in (("cities", "photo_file", "TEXT"),
+                                    ("cities", "warped_file", "TEXT"), ("cities", "cells", "BLOB"),
+                                    ("corrections", "model_guess", "TEXT"),
+                                    ("corrections", "reading", "TEXT"),
+                                    ("corrections", "cell", "BLOB")):
+            if column not in {r["name"] for r in db.execute(f"PRAGMA table_info({table})")}:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        # before version 3 a correction kept only the cell's previous value: the best guess
+        db.execute("UPDATE corrections SET model_guess = guess WHERE model_guess IS NULL")
         for row in db.execute("SELECT id FROM tables WHERE key IS NULL").fetchall():
             db.execute("UPDATE tables SET key = ? WHERE id = ?", (new_key(), row["id"]))
         # version 1 kept fixed names, city<i>-photo.jpg and city<i>-warped.jpg
@@ -201,9 +221,16 @@ class Store:
                 return None
             cities = db.execute("SELECT * FROM cities WHERE table_id = ? ORDER BY idx",
                                 (row["id"],)).fetchall()
+            chosen = {}
+            for r in db.execute("SELECT c.city, c.row, c.col FROM corrections c JOIN cities t "
+                                "ON t.table_id = c.table_id AND t.idx = c.city AND "
+                                "t.warped_file = c.reading WHERE c.table_id = ? ORDER BY c.id",
+                                (row["id"],)):
+                chosen.setdefault(r["city"], []).append([r["row"], r["col"]])
         table = self._table_row(row)
         table["cities"] = [
-            {"index": c["idx"], "grid": _load(c["grid"]), "reading": _load(c["reading"]),
+            {"index": c["idx"], "grid": _load(c["grid"]), "reading": _with_chosen(
+                _load(c["reading"]), chosen.get(c["idx"], [])),
              "photo": c["photo_file"] is not None}
             for c in cities
         ]
@@ -220,6 +247,9 @@ class Store:
             row = db.execute("SELECT id FROM tables WHERE key = ?", (key,)).fetchone()
             if row is None:
                 return False
+            db.executemany("INSERT INTO lessons (cell, building, player, created) "
+                           "VALUES (?, ?, ?, ?)", [(c, b, int(p), time.time())
+                                                   for c, b, p in self._lessons(db, row["id"])])
             for sql in ("DELETE FROM corrections WHERE table_id = ?",
                         "DELETE FROM cities WHERE table_id = ?", "DELETE FROM tables WHERE id = ?"):
                 db.execute(sql, (row["id"],))
@@ -264,7 +294,7 @@ class Store:
         with self._city(key, index) as (db, city):
             city.update(photo_file=None, warped_file=None)
             db.execute("UPDATE cities SET grid = ?, reading = NULL, photo = 0, photo_file = NULL,"
-                       " warped_file = NULL WHERE table_id = ? AND idx = ?",
+                       " warped_file = NULL, cells = NULL WHERE table_id = ? AND idx = ?",
                        (json.dumps(grid), city["table_id"], index))
 
     def _row_id(self, key: str) -> int:
@@ -275,10 +305,13 @@ class Store:
         return row["id"]
 
     def keep_reading(self, key: str, index: int, photo: bytes | None, warped: bytes, grid,
-                     reading: dict, photo_read: str | None = None) -> None:
+                     reading: dict, photo_read: str | None = None,
+                     cells: bytes | None = None, keep_choices: bool = False) -> None:
         """A city read from a photo: photo (new, or None for the stored one), warped image,
-        reading and grid, all at once. ``photo_read`` is the stored photo that was read; if
-        another has replaced it meanwhile, :class:`PhotoChanged` is raised and nothing kept.
+        reading, grid and the cells to learn from, all at once. ``photo_read`` is the stored
+        photo that was read; if another has replaced it meanwhile, :class:`PhotoChanged` is
+        raised and nothing kept. ``keep_choices``: the same photo read again, so the cells
+        the player chose (and the player's acceptance) carry over to the new reading.
         """
         row_id = self._row_id(key)
         files = [self._write(row_id, f"city{index + 1}-warped", ".jpg", warped)]
@@ -287,11 +320,39 @@ class Store:
         with self._city(key, index, files) as (db, city):
             if photo is None and city["photo_file"] != photo_read:
                 raise PhotoChanged("the city's photo was replaced while it was read")
+            if keep_choices:
+                grid, reading = self._carry_choices(db, city, files[0], grid, reading)
             city.update(warped_file=files[0], photo_file=files[1] if photo else city["photo_file"])
             db.execute("UPDATE cities SET grid = ?, reading = ?, photo = 1, photo_file = ?, "
-                       "warped_file = ? WHERE table_id = ? AND idx = ?",
+                       "warped_file = ?, cells = ? WHERE table_id = ? AND idx = ?",
                        (json.dumps(grid), json.dumps(reading), city["photo_file"],
-                        city["warped_file"], city["table_id"], index))
+                        city["warped_file"], cells, city["table_id"], index))
+
+    @staticmethod
+    def _carry_choices(db: sqlite3.Connection, city: dict, warped: str, grid, reading: dict):
+        """The grid and reading of a new reading of the same photo, with the player's choices
+        in the old one carried over (and moved to the new reading)."""
+        where = ("table_id = ? AND city = ? AND reading = ?",
+                 (city["table_id"], city["idx"], city["warped_file"]))
+        grid = [list(row) for row in grid]
+        for r in db.execute(f"SELECT row, col, building FROM corrections WHERE {where[0]}",
+                            where[1]):
+            grid[r["row"]][r["col"]] = r["building"]
+        db.execute(f"UPDATE corrections SET reading = ? WHERE {where[0]}", (warped, *where[1]))
+        old = _load(city["reading"])
+        if isinstance(old, dict) and old.get("accepted"):
+            reading = {**reading, "accepted": True}
+        return grid, reading
+
+    def keep_learned(self, data: bytes | None) -> None:
+        """Keep (or, given None, remove) what the reader learned, in the data folder."""
+        path = self.folder / LEARNED_FILE
+        if data is None:
+            path.unlink(missing_ok=True)
+            return
+        part = path.with_suffix(".part")
+        part.write_bytes(data)
+        part.replace(path)
 
     def keep_unread_photo(self, key: str, index: int, photo: bytes) -> None:
         """A photo in which no city was found: kept for tapped corners, marked unread; the
@@ -318,8 +379,15 @@ class Store:
 
     def set_cell(self, key: str, index: int, row: int, col: int, building: str,
                  cell_image: bytes | None = None) -> str | None:
-        """Change one cell and keep the correction (with the cell's image) in one
-        transaction, so no concurrent update is lost; returns what the cell was."""
+        """Change one cell, and keep what the player taught, in one transaction (so no
+        concurrent update is lost); returns what the cell was.
+
+        On a city read from a photo the player's latest choice for a cell is kept as a
+        correction of that reading, with the model's own guess and the cell's image and
+        features: choosing again replaces it, choosing what the model read after changing
+        the cell undoes it (it is forgotten), and choosing what the cell already shows
+        confirms it. A typed-in city teaches nothing.
+        """
         files = [self._write(self._row_id(key), f"cell-{index + 1}-{row + 1}-{col + 1}", ".png",
                              cell_image)] if cell_image is not None else []
         with self._city(key, index, files) as (db, city):
@@ -327,26 +395,138 @@ class Store:
             before, grid[row][col] = grid[row][col], building
             db.execute("UPDATE cities SET grid = ? WHERE table_id = ? AND idx = ?",
                        (json.dumps(grid), city["table_id"], index))
-            db.execute(
-                "INSERT INTO corrections (table_id, city, row, col, guess, building, image, "
-                "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (city["table_id"], index, row, col, before, building,
-                 files[0] if files else None, time.time()))
+            unused = self._record_choice(db, city, row, col, before, building, files)
+        self._remove(city["row_id"], unused)
         return before
+
+    @staticmethod
+    def _record_choice(db: sqlite3.Connection, city: dict, row: int, col: int, before,
+                       building: str, files: list[str]) -> list[str]:
+        """Keep the player's latest choice for a cell of a reading (see ``set_cell``);
+        returns the cell images no longer needed."""
+        model = _model_guess(city, row, col)
+        if model is None:
+            return files
+        where = ("table_id = ? AND city = ? AND row = ? AND col = ? AND reading = ?",
+                 (city["table_id"], city["idx"], row, col, city["warped_file"]))
+        unused = [r["image"] for r in db.execute(
+            f"SELECT image FROM corrections WHERE {where[0]}", where[1])]
+        db.execute(f"DELETE FROM corrections WHERE {where[0]}", where[1])
+        if building == model and before != model:
+            return unused + files  # undone: the cell is as read, the correction forgotten
+        db.execute(
+            "INSERT INTO corrections (table_id, city, row, col, guess, building, image, "
+            "created, model_guess, reading, cell) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (city["table_id"], city["idx"], row, col, before, building,
+             files[0] if files else None, time.time(), model, city["warped_file"],
+             _cell(city["cells"], row * 4 + col)))
+        return unused
+
+    def accept_city(self, key: str, index: int) -> None:
+        """The player says the city's reading is right: its cells become labels to learn
+        from (KeyError for an unknown city, TableError when it was not read from a photo)."""
+        with self._city(key, index) as (db, city):
+            reading = _load(city["reading"])
+            if not city["cells"] or not isinstance(reading, dict) or reading.get("unread"):
+                raise TableError("only a city read from a photo can teach the reader")
+            reading["accepted"] = True
+            db.execute("UPDATE cities SET reading = ? WHERE table_id = ? AND idx = ?",
+                       (json.dumps(reading), city["table_id"], index))
+
+    # --- what the reader learns from --------------------------------------------------------
+
+    def lessons(self, limit: int | None = None) -> list[tuple[bytes, str, bool]]:
+        """Every labelled cell to learn from, oldest first, as (cell float16 bytes, building,
+        a player's own choice?): the players' corrections and confirmations; the other cells
+        of readings the player accepted (or of tables whose scoreboard is complete); and the
+        lessons kept apart from tables (imported, or from deleted tables)."""
+        with self._db(write=False) as db:
+            found = self._lessons(db)
+            found += [(r["cell"], r["building"], bool(r["player"])) for r in db.execute(
+                "SELECT cell, building, player FROM lessons ORDER BY id")]
+        return found[-limit:] if limit else found
+
+    def _lessons(self, db: sqlite3.Connection, table_id: int | None = None) -> list:
+        only = "" if table_id is None else f" AND table_id = {int(table_id)}"
+        found, chosen = [], set()
+        for r in db.execute("SELECT * FROM corrections WHERE cell IS NOT NULL"
+                            f"{only} ORDER BY id"):
+            found.append((r["cell"], r["building"], True))
+            chosen.add((r["table_id"], r["city"], r["reading"], r["row"], r["col"]))
+        cities = db.execute(f"SELECT * FROM cities WHERE 1 = 1{only} "
+                            "ORDER BY table_id, idx").fetchall()
+        complete = {}
+        for c in cities:
+            complete[c["table_id"]] = complete.get(c["table_id"], True) and is_complete(_load(c["grid"]))
+        for c in cities:
+            reading, grid = _load(c["reading"]), _load(c["grid"])
+            if not c["cells"] or not isinstance(reading, dict) or reading.get("unread") \
+                    or not is_complete(grid) or not (reading.get("accepted") or complete[c["table_id"]]):
+                continue
+            for i in range(16):
+                r, col = divmod(i, 4)
+                if (c["table_id"], c["idx"], c["warped_file"], r, col) not in chosen:
+                    found.append((_cell(c["cells"], i), grid[r][col], False))
+        return found
+
+    def add_lessons(self, lessons: list[tuple[bytes, str, bool]]) -> None:
+        """Keep labelled cells apart from any table (an imported adaptation)."""
+        now = time.time()
+        with self._db() as db:
+            db.executemany("INSERT INTO lessons (cell, building, player, created) "
+                           "VALUES (?, ?, ?, ?)", [(c, b, int(p), now) for c, b, p in lessons])
+
+    def forget_lessons(self) -> None:
+        """Forget every labelled cell (the corrections stay in the dataset, without cells;
+        accepted readings are no longer marked so)."""
+        with self._db() as db:
+            db.execute("UPDATE corrections SET cell = NULL")
+            db.execute("UPDATE cities SET cells = NULL, reading = json_remove(reading, "
+                       "'$.accepted') WHERE json_valid(reading)")
+            db.execute("DELETE FROM lessons")
 
     # --- corrections ----------------------------------------------------------------------
 
     def corrections(self) -> list[dict]:
-        """Every correction, with its table's key and the path of its cell image (or None)."""
+        """Every correction of a reading, with its table's key and the path of its cell image
+        (or None)."""
         with self._db(write=False) as db:
             rows = db.execute("SELECT c.*, t.key FROM corrections c JOIN tables t "
-                              "ON t.id = c.table_id ORDER BY c.id").fetchall()
+                              "ON t.id = c.table_id WHERE c.model_guess IS NOT NULL "
+                              "ORDER BY c.id").fetchall()
         found = []
         for r in rows:
             path = self._folder(r["table_id"]) / r["image"] if r["image"] else None
             found.append({**dict(r), "table": r["key"],
                           "path": path if path is not None and path.is_file() else None})
         return found
+
+
+def _with_chosen(reading, chosen: list) -> dict | None:
+    """A city's reading with the cells the player chose (corrected or confirmed), if any."""
+    return {**reading, "chosen": chosen} if isinstance(reading, dict) and chosen else reading
+
+
+def _cell(cells: bytes, i: int) -> bytes:
+    """Cell ``i`` (row-major) of a reading's 16 cells, kept as one blob of equal parts."""
+    size = len(cells) // 16
+    return cells[i * size:(i + 1) * size]
+
+
+def _model_guess(city: dict, row: int, col: int) -> str | None:
+    """What the model read in a cell of a city read from a photo (None for a typed city)."""
+    reading = _load(city["reading"])
+    model = reading.get("model_grid") if isinstance(reading, dict) else None
+    if not city["cells"] or not city["warped_file"] or not is_complete(model):
+        return None
+    return model[row][col]
+
+
+def is_complete(grid) -> bool:
+    """A grid with all 16 cells known (typed-in grids may be partly filled)."""
+    return (isinstance(grid, list) and len(grid) == 4
+            and all(isinstance(r, list) and len(r) == 4 and all(b in BUILDINGS for b in r)
+                    for r in grid))
 
 
 def _text(data: bytes) -> str:

@@ -39,4 +39,20 @@ class VisionConfig:
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
 
 
+@dataclass(frozen=True)
+class AdaptConfig:
+    """How the reader learns the players' own tiles (see scorer.vision.adaptation)."""
+
+    strength: float = 4.0  # one labelled look-alike against the model's answer
+    kernel_width: float = 0.1  # a look-alike's vote: exp((cosine - 1) / width) ...
+    min_cosine: float = 0.6  # ... and none below this cosine of centred features
+    anchor_weight: float = 1.0  # a built-in anchor cell's vote, against a player's choice
+    accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
+    similar: float = 0.8  # cosine of two cells' centred features that look alike
+    contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise
+    contradict_ratio: float = 3.0  # ... and they outnumber those that agree this much
+    max_cells: int = 5000  # the most recent labelled cells used
+
+
 DEFAULT = VisionConfig()
+ADAPT = AdaptConfig()

@@ -67,14 +67,16 @@ class TileClassifier(OnnxModel):
     def __init__(self, model_dir=None):
         super().__init__("tiles", model_dir)
         self.labels: list[str] = self.meta["labels"]
+        self.feature_size: int = self.session.get_outputs()[2].shape[1]
 
-    def predict(self, tiles: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """tiles (N, T, T, 3) and corners (N, C, C, 3) uint8 RGB -> building (N, L), turn (N, 4).
+    def predict(self, tiles: np.ndarray, corners: np.ndarray):
+        """tiles (N, T, T, 3) and corners (N, C, C, 3) uint8 RGB -> building (N, L),
+        turn (N, 4) probabilities and the features (N, D) the building head reads.
 
         Turn k means the crop shows the upright tile turned k quarter turns anticlockwise.
         """
-        building, turn = self.run(tile=tiles, corner=corners)
-        return softmax(building), softmax(turn)
+        building, turn, features = self.run(tile=tiles, corner=corners)
+        return softmax(building), softmax(turn), features
 
 
 class CityFinder(OnnxModel):

@@ -17,3 +17,61 @@ form.addEventListener("submit", async (event) => {
   }
   location.href = `/tables/${encodeURIComponent(data.id)}`;
 });
+
+// "Your copy of the game": what the reader learned from the players' corrections.
+const learningCard = document.getElementById("learning");
+const buildingName = (b) => {
+  const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+  return b.startsWith("tavern-") ? `${cap(b.slice(7))} tavern` : cap(b);
+};
+
+function showLearning(data) {
+  const $ = (id) => document.getElementById(id);
+  const cells = data.cells || 0;
+  $("learning-summary").textContent = data.active && cells
+    ? `Learned from ${cells} cell${cells === 1 ? "" : "s"}${data.doubtful ? ` (${data.doubtful} left out as doubtful)` : ""}.`
+    : "Nothing learned yet: photos are read with the shipped model.";
+  $("learning-counts").replaceChildren(...Object.entries(data.learned || {}).map(([b, n]) => {
+    const item = document.createElement("li");
+    item.dataset.building = b;
+    item.textContent = `${buildingName(b)}: ${n}`;
+    return item;
+  }));
+  const anchors = data.anchors || {};
+  const check = $("learning-check");
+  check.hidden = !(data.active && anchors.adapted != null && anchors.shipped != null);
+  check.textContent = check.hidden ? "" : `Built-in check cells read right: ${anchors.adapted} with your tiles, ${anchors.shipped} without.`;
+  const refused = $("learning-refused");
+  refused.hidden = !data.refused;
+  refused.textContent = data.refused || "";
+}
+
+async function learningCall(method, url, body) {
+  const response = await fetch(url, { method, body });
+  let data = {};
+  try { data = await response.json(); } catch (e) { data = {}; }
+  if (!response.ok) throw new Error(data.error || `request failed (${response.status})`);
+  return data;
+}
+
+async function learningAction(action) {
+  const error = document.getElementById("learning-error");
+  error.textContent = "";
+  try { showLearning(await action()); } catch (e) { error.textContent = e.message; }
+}
+
+if (learningCard) {
+  learningAction(() => learningCall("GET", "/api/learning"));
+  document.getElementById("forget-learning").addEventListener("click", () => {
+    if (!confirm("Forget every tile the reader learned from your corrections?")) return;
+    learningAction(() => learningCall("DELETE", "/api/learning"));
+  });
+  const input = document.getElementById("import-learning");
+  input.addEventListener("change", () => {
+    if (!input.files.length) return;
+    const body = new FormData();
+    body.append("file", input.files[0]);
+    input.value = "";
+    learningAction(() => learningCall("POST", "/api/learning/import", body));
+  });
+}

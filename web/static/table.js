@@ -6,6 +6,9 @@ const CATEGORIES = ["shops", "factories", "taverns", "offices", "parks", "houses
 const LOW = 0.8;
 let table = null;
 let highlight = null; // {city, cells, text}
+let learning = null; // what the reader learned from the players (GET /api/learning)
+const cardErrors = {}; // city index -> message shown in that city's card
+const confirmed = new Set(); // "index:r:c" of flagged cells the player confirmed as read
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -30,6 +33,36 @@ async function call(method, url, body) {
 async function load() {
   table = await call("GET", api);
   render();
+  refreshLearning();
+}
+
+async function refreshLearning() {
+  // Whether the reader learned anything decides if "Read again" is offered; not essential.
+  const before = Boolean(learning && learning.active);
+  try { learning = await call("GET", "/api/learning"); } catch (error) { return; }
+  if (table && Boolean(learning.active) !== before) render();
+}
+
+function setCardError(index, message) {
+  if (message) cardErrors[index] = message;
+  else delete cardErrors[index];
+}
+
+function forgetConfirmed(index) {
+  for (const key of [...confirmed]) if (key.startsWith(`${index}:`)) confirmed.delete(key);
+}
+
+// Cells where the player chose another building than the model read.
+function correctedCells(city) {
+  const model = city.reading && city.reading.model_grid;
+  if (!model || !city.grid) return [];
+  const found = [];
+  for (let r = 0; r < 4; r++) {
+    for (let c = 0; c < 4; c++) {
+      if (model[r] && city.grid[r] && city.grid[r][c] && model[r][c] !== city.grid[r][c]) found.push([r, c]);
+    }
+  }
+  return found;
 }
 
 function builders(index) {
@@ -121,6 +154,7 @@ async function sendPhotos(files, firstIndex) {
     if (index >= table.cities.length) break;
     const result = await upload(index, await shrink(files[k]), `City ${index + 1}`);
     if (!result.ok) errors.push(`City ${index + 1}: ${result.data.error}`);
+    else { forgetConfirmed(index); setCardError(index, ""); }
     await load();
   }
   $("progress").hidden = true;
@@ -141,16 +175,24 @@ function gridView(city, index) {
     grid.style.inset = `${inset}%`;
   }
   const hl = highlight && highlight.city === index ? highlight.cells : [];
+  const corrected = correctedCells(city);
   for (let r = 0; r < 4; r++) {
     for (let c = 0; c < 4; c++) {
       const building = city.grid ? city.grid[r][c] : null;
       const conf = reading && reading.confidence ? reading.confidence[r][c] : 1;
+      const fixed = corrected.some(([y, x]) => y === r && x === c);
+      const checked = confirmed.has(`${index}:${r}:${c}`);
+      const low = conf < LOW && !fixed && !checked;
       const cell = el("button", {
-        className: `cell${conf < LOW ? " low" : ""}${hl.some(([y, x]) => y === r && x === c) ? " hl" : ""}`,
-        title: building ? `${building}${conf < 1 ? ` (${Math.round(conf * 100)} %)` : ""}` : "choose",
+        className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${hl.some(([y, x]) => y === r && x === c) ? " hl" : ""}`,
+        title: building ? `${building}${fixed ? `, corrected (read as ${reading.model_grid[r][c]})` : conf < 1 ? ` (${Math.round(conf * 100)} %)` : ""}` : "choose",
       });
       cell.dataset.row = r + 1;
       cell.dataset.col = c + 1;
+      if (fixed) {
+        cell.dataset.corrected = "true";
+        cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building}, corrected (read as ${reading.model_grid[r][c]})`);
+      }
       if (building) {
         cell.append(el("img", { src: `/static/icons/${building}.png`, alt: building }));
         cell.append(el("span", { textContent: SHORT[building] }));
@@ -178,10 +220,12 @@ function cornerPicker(index, message) {
     if (points.length === 4) {
       try {
         table = await call("POST", `${api}/cities/${index + 1}/corners`, { corners: points });
-        showError("");
+        forgetConfirmed(index);
+        setCardError(index, "");
         render();
+        refreshLearning();
       } catch (error) {
-        showError(error.message);
+        setCardError(index, error.message);
         load();
       }
     }
@@ -223,10 +267,53 @@ function cityCard(city, index) {
   card.append(actions);
   if (unread) card.append(cornerPicker(index, "No city found in the last photo. Tap the city's four corners on it, or take another photo."));
   if (city.grid) card.append(gridView(city, index));
-  const low = city.reading && city.reading.uncertain ? city.reading.uncertain.length : 0;
+  const corrected = correctedCells(city);
+  const uncertain = city.reading && city.reading.uncertain ? city.reading.uncertain : [];
+  const low = uncertain.filter(([r, c]) => !confirmed.has(`${index}:${r}:${c}`)
+    && !corrected.some(([y, x]) => y === r && x === c)).length;
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (outlined): tap to correct, or adjust the corners if the grid is off.` }));
+  if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
+  if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(city, index));
   if (highlight && highlight.city === index) card.append(el("p", { className: "why", textContent: highlight.text }));
+  const error = el("p", { className: "error card-error", textContent: cardErrors[index] || "" });
+  error.setAttribute("role", "alert");
+  card.append(error);
   return card;
+}
+
+// "Reading is right" teaches the reader this city's tiles; "Read again" uses what it learned.
+function teaching(city, index) {
+  const row = el("div", { className: "row teach" });
+  if (city.reading.accepted) {
+    row.append(el("p", { className: "hint learned-note", textContent: "Learned from this city" }));
+  } else {
+    const accept = el("button", { className: "small primary accept", textContent: "Reading is right" });
+    accept.title = "Every cell is right now: the reader learns your tiles from this city";
+    accept.addEventListener("click", () => cityAction(accept, index, "accept", "Learning…"));
+    row.append(accept);
+  }
+  if (learning && learning.active) {
+    const again = el("button", { className: "small reread", textContent: "Read again" });
+    again.title = "Read this photo again with the tiles learned so far; your corrections stay";
+    again.addEventListener("click", () => cityAction(again, index, "reread", "Reading again…"));
+    row.append(again);
+  }
+  if (city.reading.adapted) row.append(el("span", { className: "hint", textContent: "read with your tiles" }));
+  return row;
+}
+
+async function cityAction(button, index, action, busy) {
+  button.disabled = true;
+  button.textContent = busy;
+  try {
+    table = await call("POST", `${api}/cities/${index + 1}/${action}`);
+    setCardError(index, "");
+    render();
+    refreshLearning();
+  } catch (error) {
+    setCardError(index, error.message);
+    render();
+  }
 }
 
 function pickCell(index, r, c, current) {
@@ -238,8 +325,13 @@ function pickCell(index, r, c, current) {
     if (!building) return;
     try {
       table = await call("PUT", `${api}/cities/${index + 1}/cells/${r + 1}/${c + 1}`, { building });
+      // Choosing the building a cell shows confirms it: a flagged cell is then checked.
+      if (building === current) confirmed.add(`${index}:${r}:${c}`);
+      else confirmed.delete(`${index}:${r}:${c}`);
+      setCardError(index, "");
       render();
-    } catch (error) { showError(error.message); }
+      refreshLearning();
+    } catch (error) { setCardError(index, error.message); render(); }
   };
   dialog.returnValue = "";
   dialog.showModal();

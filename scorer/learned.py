@@ -1,0 +1,63 @@
+"""Where what the reader learned from the players is kept: the data folder (the web app's
+and the CLI's), as ``learned-tiles.npz``; and the file of lessons moved between machines.
+
+A lessons file holds, for each labelled cell, its features and the model's log-probabilities
+(float16), the building and whether a player chose it; it loads without pickle.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .city import BUILDINGS
+from .errors import TableError
+from .vision.adaptation import CELL_DTYPE, Adaptation
+
+LEARNED_FILE = "learned-tiles.npz"
+MAX_LESSONS = 100_000
+
+
+def data_folder(folder: str | Path | None = None) -> Path:
+    """The data folder: ``folder``, else ``BTC_DATA``, else ./data."""
+    return Path(folder or os.environ.get("BTC_DATA") or Path.cwd() / "data")
+
+
+def load_learned(folder: str | Path | None = None) -> Adaptation | None:
+    """What the web app learned in a data folder, None when it learned nothing."""
+    path = data_folder(folder) / LEARNED_FILE
+    return Adaptation.from_bytes(path.read_bytes()) if path.is_file() else None
+
+
+def lessons_to_bytes(lessons: list[tuple[bytes, str, bool]]) -> bytes:
+    """A lessons file (see the module's docstring)."""
+    cells = np.stack([np.frombuffer(c, CELL_DTYPE) for c, _, _ in lessons]) if lessons \
+        else np.zeros((0, 0), CELL_DTYPE)
+    out = io.BytesIO()
+    np.savez_compressed(out, cells=cells, buildings=np.array([b for _, b, _ in lessons], "U16"),
+                        player=np.array([p for _, _, p in lessons], bool))
+    return out.getvalue()
+
+
+def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]:
+    """The lessons of a file; TableError when it is not a lessons file for cells of ``width``
+    values (the current tile model's features and labels)."""
+    problem = "not a file of learned tiles exported by this app"
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as d:
+            cells, buildings, player = d["cells"], d["buildings"], d["player"]
+    except (OSError, ValueError, KeyError, EOFError, TypeError) as error:
+        raise TableError(problem) from error
+    n = len(buildings)
+    if not (cells.dtype == CELL_DTYPE and cells.ndim == 2 and buildings.ndim == 1
+            and player.ndim == 1 and len(cells) == n == len(player) and n <= MAX_LESSONS):
+        raise TableError(problem)
+    if n and cells.shape[1] != width:
+        raise TableError("these tiles were learned with another version of the tile model")
+    if not all(b in BUILDINGS for b in buildings.tolist()) or not np.isfinite(cells).all():
+        raise TableError(problem)
+    return [(c.tobytes(), str(b), bool(p)) for c, b, p in zip(cells, buildings, player,
+                                                               strict=True)]

@@ -1,0 +1,226 @@
+"""Learning the players' own tiles from the cells they labelled, with numpy only.
+
+The tile model reads 160 features of a cell (its tile and icon views) before it names the
+building. An ``Adaptation`` remembers the players' labelled cells by those features and,
+for a new cell, lets the closest labelled look-alike of each building vote (a kernel on
+the cosine of centred features, so cells that do not look alike get no say):
+
+    p = (p_model + strength * votes) / (1 + strength * sum(votes))
+
+* the blend follows the evidence: a cell like none the players labelled is read by the
+  model alone; a close look-alike labelled by a player outweighs a confident model
+  (``strength``); a closer look-alike of another building outweighs it;
+* it is local: a label changes the reading of cells like the one labelled, not of the
+  rest of the game, which is what a few corrections of one copy can vouch for;
+* the built-in anchor cells (shipped with the model, labelled, read right by it) vote too,
+  so a cell of the printing the model knows stays with its own kind when a player's new
+  printing has a look-alike of another kind; and every update is checked on them (each
+  without its own vote): one that reads fewer right than the shipped model is refused;
+* nothing learned means no adaptation: forgetting restores the shipped model exactly.
+
+A linear layer fitted on the same features (chesscog's way, fine-tuning the last layers)
+was tried first: with one or two photos its bias and shared feature directions moved
+cells far from the labelled ones and failed the anchor check. Fitting here is a filter
+and a check, well under 200 ms on 2 cores.
+
+A label that contradicts several look-alike cells labelled otherwise is treated as a wrong
+tap and left out (``Evidence.without_doubtful``).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..city import BUILDINGS
+from ..errors import LearningRefused, ModelError
+from .config import ADAPT, AdaptConfig
+
+ANCHORS_FILE = "tiles-anchors.npz"
+CELL_DTYPE = np.float16  # cells are stored this way: features, then log-probabilities
+MODEL_LABELS = len(BUILDINGS) + 1  # the tile model's labels: the buildings and "empty"
+
+
+@dataclass
+class Evidence:
+    """Labelled cells: the model's features (N, D) and log-probabilities (N, L) for each,
+    building indices (N,) into BUILDINGS, and weights (N,) (a player's own choice counts
+    more than a cell of a reading the player accepted)."""
+
+    features: np.ndarray
+    log_probs: np.ndarray
+    labels: np.ndarray
+    weights: np.ndarray
+    doubtful: int = 0  # labels left out as contradicting many look-alikes
+
+    @classmethod
+    def of(cls, cells, buildings: list[str], weights) -> Evidence:
+        """cells (N, D + L): each cell's features then the model's log-probabilities over
+        its L labels (as ``Reading.cells`` keeps them); buildings: N names; weights (N,)."""
+        cells = np.asarray(cells, np.float32).reshape(len(buildings), -1) if len(buildings) \
+            else np.zeros((0, MODEL_LABELS), np.float32)
+        split = cells.shape[1] - MODEL_LABELS
+        return cls(cells[:, :split], cells[:, split:],
+                   np.array([BUILDINGS.index(b) for b in buildings], np.int64),
+                   np.asarray(weights, np.float32).reshape(len(buildings)))
+
+    @classmethod
+    def from_lessons(cls, lessons: list[tuple[bytes, str, bool]], config: AdaptConfig) -> Evidence:
+        """From stored lessons: (cell as ``cell_bytes`` wrote it, building, a player's own
+        choice?); a cell of an accepted reading weighs ``config.accepted_weight``."""
+        lessons = [(c, b, p) for c, b, p in lessons if b in BUILDINGS]
+        cells = [np.frombuffer(c, CELL_DTYPE) for c, _, _ in lessons]
+        return cls.of(cells, [b for _, b, _ in lessons],
+                      [1.0 if p else config.accepted_weight for _, _, p in lessons])
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def counts(self) -> dict[str, int]:
+        """Cells learned from, per building."""
+        found = np.bincount(self.labels, minlength=len(BUILDINGS))
+        return {b: int(n) for b, n in zip(BUILDINGS, found, strict=True) if n}
+
+    def without_doubtful(self, config: AdaptConfig, centre: np.ndarray,
+                         known: tuple[np.ndarray, np.ndarray] | None = None) -> Evidence:
+        """The evidence less each label that look-alike cells contradict.
+
+        A label is doubtful when at least ``contradict_min`` other labelled cells as similar
+        as ``similar`` (cosine of the features less ``centre``) say another building, and
+        they outnumber the ones that agree ``contradict_ratio`` to one. ``known``: more
+        labelled cells that may contradict but are not judged (the built-in anchors), as
+        features (K, D) and building indices (K,), -1 for a cell that is not a building.
+        """
+        if not len(self):
+            return self
+        features, labels = self.features, self.labels
+        if known is not None:
+            features = np.concatenate([features, known[0]])
+            labels = np.concatenate([labels, known[1]])
+        unit = _unit(features - centre)
+        similar = unit[:len(self)] @ unit.T >= config.similar  # (N, N + K)
+        similar[:, :len(self)][np.eye(len(self), dtype=bool)] = False
+        same = self.labels[:, None] == labels[None, :]
+        against = (similar & ~same).sum(axis=1)
+        agree = (similar & same).sum(axis=1) + 1
+        keep = ~((against >= config.contradict_min) & (against >= config.contradict_ratio * agree))
+        return Evidence(self.features[keep], self.log_probs[keep], self.labels[keep],
+                        self.weights[keep], self.doubtful + int((~keep).sum()))
+
+
+@dataclass
+class Anchors:
+    """Built-in cells the shipped model reads right: features (M, D), the model's
+    log-probabilities over its labels (M, L) and the true label index (M,)."""
+
+    features: np.ndarray
+    log_probs: np.ndarray
+    labels: np.ndarray
+
+    @classmethod
+    def load(cls, model_dir) -> Anchors:
+        from .models import _default_dir
+
+        path = Path(model_dir or _default_dir()) / ANCHORS_FILE
+        if not path.is_file():
+            raise ModelError(f"{path} not found (run `python -m training.anchors`)")
+        with np.load(path) as data:
+            return cls(data["features"].astype(np.float32), data["log_probs"].astype(np.float32),
+                       data["labels"].astype(np.int64))
+
+
+@dataclass
+class Adaptation:
+    """The labelled cells the reader remembers, the players' then the built-in anchors':
+    references (M, D) unit-length centred features, their label columns (M,) among the
+    model's labels, weights (M,), and the centre (D,) subtracted from features (the
+    anchors' mean)."""
+
+    references: np.ndarray
+    columns: np.ndarray
+    weights: np.ndarray
+    centre: np.ndarray
+    config: AdaptConfig = AdaptConfig()
+    learned: dict[str, int] = field(default_factory=dict)  # cells per building
+    doubtful: int = 0
+    anchors_right: tuple[int, int] = (0, 0)  # (adapted, shipped) anchors read right
+
+    def votes(self, features: np.ndarray, n_labels: int, skip: np.ndarray | None = None):
+        """(N, L) votes for each label of cells (N, D): the weighted kernel of the closest
+        look-alike labelled so (the closest, not a sum, so the many anchors do not drown a
+        player's few labels); ``skip`` (N,): a reference each cell gets no vote from."""
+        cosine = _unit(features - self.centre) @ self.references.T  # (N, M)
+        kernel = np.exp((cosine - 1) / self.config.kernel_width)
+        kernel[cosine < self.config.min_cosine] = 0
+        if skip is not None:
+            kernel[np.arange(len(kernel)), skip] = 0
+        kernel *= self.weights
+        votes = np.zeros((len(kernel), n_labels), np.float32)
+        for label in np.unique(self.columns):
+            votes[:, label] = kernel[:, self.columns == label].max(axis=1)
+        return votes
+
+    def adjust(self, log_probs: np.ndarray, features: np.ndarray,
+               skip: np.ndarray | None = None) -> np.ndarray:
+        """Probabilities (N, L) from the model's log-probabilities (N, L) and features (N, D)."""
+        votes = self.votes(features, log_probs.shape[1], skip) * self.config.strength
+        return (np.exp(log_probs) + votes) / (1 + votes.sum(axis=1, keepdims=True))
+
+    @property
+    def cells(self) -> int:
+        return sum(self.learned.values())
+
+    def to_bytes(self) -> bytes:
+        out = io.BytesIO()
+        np.savez_compressed(out, references=self.references.astype(np.float16),
+                            columns=self.columns, weights=self.weights, centre=self.centre,
+                            learned=np.array([self.learned.get(b, 0) for b in BUILDINGS]),
+                            doubtful=self.doubtful, anchors_right=np.array(self.anchors_right))
+        return out.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, config: AdaptConfig = ADAPT) -> Adaptation:
+        with np.load(io.BytesIO(data), allow_pickle=False) as d:
+            learned = {b: int(n) for b, n in zip(BUILDINGS, d["learned"], strict=True) if n}
+            return cls(d["references"].astype(np.float32), d["columns"].astype(np.int64),
+                       d["weights"].astype(np.float32), d["centre"].astype(np.float32), config,
+                       learned, int(d["doubtful"]), tuple(int(v) for v in d["anchors_right"]))
+
+
+def fit(evidence: Evidence, anchors: Anchors, labels: list[str],
+        config: AdaptConfig) -> Adaptation | None:
+    """What ``evidence`` teaches (None when there is no evidence); LearningRefused when it
+    reads the anchors worse than the shipped model does.
+
+    labels : the model's labels (BUILDINGS plus "empty"), the order of its outputs.
+    """
+    if not len(evidence):
+        return None
+    centre = anchors.features.mean(axis=0)
+    kept = evidence.without_doubtful(config, centre)
+    columns = np.array([labels.index(b) for b in BUILDINGS])[kept.labels]
+    adapted = Adaptation(
+        _unit(np.concatenate([kept.features, anchors.features]) - centre),
+        np.concatenate([columns, anchors.labels]),
+        np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
+        centre, config, kept.counts(), kept.doubtful)
+    itself = len(kept) + np.arange(len(anchors.labels))  # an anchor does not vote for itself
+    right = _right(adapted.adjust(anchors.log_probs, anchors.features, itself), anchors.labels)
+    shipped = _right(anchors.log_probs, anchors.labels)
+    adapted.anchors_right = (right, shipped)
+    if right < shipped:
+        raise LearningRefused(f"the update would read {right} of {len(anchors.labels)} "
+                              f"built-in cells right, the shipped model {shipped}")
+    return adapted
+
+
+def _right(scores: np.ndarray, labels: np.ndarray) -> int:
+    return int((np.argmax(scores, axis=1) == labels).sum())
+
+
+def _unit(features: np.ndarray) -> np.ndarray:
+    f = np.asarray(features, np.float32)
+    return f / np.maximum(np.linalg.norm(f, axis=-1, keepdims=True), 1e-6)

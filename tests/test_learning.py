@@ -1,0 +1,183 @@
+"""Learning the players' own tiles: corrections change the next reading of look-alike cells,
+undone ones do not, wrong taps are refused, forgetting restores the shipped model exactly.
+
+"Another printing" here is a fixture photo with its inks shifted (hue turned by 60
+degrees): the shipped model misreads most of its cells, as it would a copy it never saw.
+"""
+
+import io
+import json
+
+import cv2
+import numpy as np
+import pytest
+from photos import photo, truth
+from PIL import Image
+
+from scorer.cli import main
+from scorer.errors import TableError
+from scorer.learned import LEARNED_FILE, lessons_from_bytes
+from scorer.reading import PhotoReader
+from web import create_app
+
+
+def other_printing(case: str, scale: float = 1.0) -> bytes:
+    """The fixture photo with shifted inks, as a JPEG file (``scale``: another shot of it)."""
+    image = cv2.cvtColor(cv2.imread(str(photo(case))), cv2.COLOR_BGR2HSV)
+    image[..., 0] = (image[..., 0].astype(int) + 30) % 180
+    image = cv2.cvtColor(image, cv2.COLOR_HSV2RGB)
+    if scale != 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    out = io.BytesIO()
+    Image.fromarray(image).save(out, "JPEG", quality=92)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return PhotoReader()
+
+
+@pytest.fixture
+def client(tmp_path):
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")}).test_client()
+
+
+def upload(client, table_id: str, city: int, data: bytes) -> dict:
+    response = client.post(f"/api/tables/{table_id}/cities/{city}/photo",
+                           data={"photo": (io.BytesIO(data), "city.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 200, response.json
+    return response.json["cities"][city - 1]
+
+
+def misread_cell(city: dict, grid) -> tuple[int, int]:
+    """A cell (row, col) the reader got wrong."""
+    wrong = [(r, c) for r in range(4) for c in range(4) if city["grid"][r][c] != grid[r][c]]
+    assert wrong, "the shifted inks should fool the shipped model somewhere"
+    return wrong[0]
+
+
+def test_a_correction_changes_the_next_reading_of_a_look_alike_cell(client):
+    table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
+    right = truth("easy-00")["grid"]
+    city = upload(client, table["id"], 1, other_printing("easy-00"))
+    r, c = misread_cell(city, right)
+    client.put(f"/api/tables/{table['id']}/cities/1/cells/{r + 1}/{c + 1}",
+               json={"building": right[r][c]})
+    learning = client.get("/api/learning").json
+    assert learning["active"] and learning["learned"] == {right[r][c]: 1}
+    again = upload(client, table["id"], 2, other_printing("easy-00", scale=0.9))
+    assert again["grid"][r][c] == right[r][c] and again["reading"]["adapted"]
+
+
+def test_an_undone_correction_is_forgotten(client):
+    table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
+    right = truth("easy-00")["grid"]
+    city = upload(client, table["id"], 1, other_printing("easy-00"))
+    r, c = misread_cell(city, right)
+    cell = f"/api/tables/{table['id']}/cities/1/cells/{r + 1}/{c + 1}"
+    client.put(cell, json={"building": right[r][c]})
+    client.put(cell, json={"building": city["grid"][r][c]})  # back to what was read
+    assert client.get("/api/learning").json == {**client.get("/api/learning").json,
+                                                "active": False, "cells": 0}
+    again = upload(client, table["id"], 2, other_printing("easy-00", scale=0.9))
+    assert again["grid"][r][c] == city["grid"][r][c] and not again["reading"]["adapted"]
+    assert client.get("/api/corrections/export.zip").status_code == 200
+
+
+def test_a_wrong_tap_against_many_look_alikes_is_refused(reader):
+    """Three accepted cities teach their cells; one tap calls a shop a park: left out."""
+    lessons = []
+    for case in ("easy-00", "easy-01", "easy-02"):
+        reading = reader.read_file(str(photo(case)))
+        assert reading.grid == truth(case)["grid"]
+        blob = reading.cells_bytes()
+        size = len(blob) // 16
+        lessons += [(blob[i * size:(i + 1) * size], reading.grid[i // 4][i % 4], False)
+                    for i in range(16)]
+    shop = next(i for i, (_, b, _) in enumerate(lessons) if b == "shop")
+    try:
+        learned = reader.learn([*lessons, (lessons[shop][0], "park", True)])
+        parks = sum(b == "park" for _, b, _ in lessons)
+        assert learned.doubtful == 1 and learned.learned["park"] == parks
+        again = reader.read_file(str(photo("easy-00")))
+        assert again.grid == truth("easy-00")["grid"]
+    finally:
+        reader.adaptation = None
+
+
+def test_forgetting_restores_the_shipped_model_exactly(client, reader):
+    table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
+    right = truth("easy-01")["grid"]
+    data = other_printing("easy-01")
+    city = upload(client, table["id"], 1, data)
+    r, c = misread_cell(city, right)
+    client.put(f"/api/tables/{table['id']}/cities/1/cells/{r + 1}/{c + 1}",
+               json={"building": right[r][c]})
+    assert client.post(f"/api/tables/{table['id']}/cities/1/accept").status_code == 200
+    assert client.get("/api/learning").json["cells"] == 16
+    forgotten = client.delete("/api/learning").json
+    assert forgotten["active"] is False and forgotten["cells"] == 0
+    again = upload(client, table["id"], 2, data)
+    shipped = reader.read_photo(data, max_side=2000)
+    assert again["reading"]["confidence"] == shipped.confidence
+    assert again["grid"] == shipped.grid and not again["reading"]["adapted"]
+
+
+def test_rereading_uses_what_was_learned_and_keeps_the_players_choices(client):
+    table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
+    right = truth("easy-00")["grid"]
+    first = upload(client, table["id"], 1, other_printing("easy-00"))
+    second = upload(client, table["id"], 2, other_printing("easy-00", scale=0.9))
+    r, c = misread_cell(first, right)
+    client.put(f"/api/tables/{table['id']}/cities/1/cells/{r + 1}/{c + 1}",
+               json={"building": right[r][c]})
+    reread = client.post(f"/api/tables/{table['id']}/cities/2/reread").json["cities"][1]
+    assert second["grid"][r][c] != right[r][c] and reread["grid"][r][c] == right[r][c]
+    again = client.post(f"/api/tables/{table['id']}/cities/1/reread").json["cities"][0]
+    assert again["grid"][r][c] == right[r][c]
+    typed = client.post(f"/api/tables/{table['id']}/cities/3/reread")
+    assert typed.status_code == 400 and "read from a photo" in typed.json["error"]
+
+
+def test_learned_tiles_move_between_machines(client, tmp_path):
+    table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
+    upload(client, table["id"], 1, other_printing("easy-02"))
+    client.post(f"/api/tables/{table['id']}/cities/1/accept")
+    exported = client.get("/api/learning/export.npz").data
+    other = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "other")}).test_client()
+    imported = other.post("/api/learning/import", data={"file": (io.BytesIO(exported), "x.npz")},
+                          content_type="multipart/form-data")
+    assert imported.status_code == 200 and imported.json["cells"] == 16
+    bad = other.post("/api/learning/import", data={"file": (io.BytesIO(b"PK nonsense"), "x.npz")},
+                     content_type="multipart/form-data")
+    assert bad.status_code == 400 and "not a file of learned tiles" in bad.json["error"]
+    assert other.get("/api/learning").json["cells"] == 16
+    with pytest.raises(TableError, match="another version"):
+        lessons_from_bytes(exported, width=12)
+
+
+def test_the_cli_reads_with_the_data_folders_learned_tiles(client, tmp_path, capsys):
+    table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
+    data = other_printing("easy-00")
+    city = upload(client, table["id"], 1, data)
+    right = truth("easy-00")["grid"]
+    r, c = misread_cell(city, right)
+    client.put(f"/api/tables/{table['id']}/cities/1/cells/{r + 1}/{c + 1}",
+               json={"building": right[r][c]})
+    assert (tmp_path / "data" / LEARNED_FILE).is_file()
+    shot = tmp_path / "shot.jpg"
+    shot.write_bytes(data)
+    for flags, adapted in (([], True), (["--no-learning"], False)):
+        assert main(["score", "--json", "--data", str(tmp_path / "data"), *flags, str(shot)]) == 0
+        city = json.loads(capsys.readouterr().out)["cities"][0]
+        assert city["adapted"] is adapted
+        assert (city["grid"][r][c] == right[r][c]) is adapted
+
+
+def test_cells_are_stored_compactly():
+    """A reading's cells are float16 features and log-probabilities, 16 equal parts."""
+    reading = PhotoReader().read_file(str(photo("easy-00")))
+    cells = np.frombuffer(reading.cells_bytes(), np.float16).reshape(16, -1)
+    assert cells.shape[1] == 160 + 10 and np.isfinite(cells).all()

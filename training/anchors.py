@@ -1,0 +1,62 @@
+"""The built-in anchor cells: what the reader must still read right after it learns a
+player's tiles (see scorer.vision.adaptation).
+
+Renders seeded scenes (artwork, drawn tiles and other printings, every table family),
+runs the shipped tile model on their cells and keeps up to ``PER_LABEL`` cells of each
+label with the model's features and log-probabilities, in ``tiles-anchors.npz`` beside
+the model. Run after the tile model changes (``train.py`` does)::
+
+    python -m training.anchors --models models
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from scorer.vision.adaptation import ANCHORS_FILE
+from scorer.vision.models import TileClassifier
+
+from . import data
+
+SCENES = 80
+PER_LABEL = 100
+SEED = 31337  # apart from the training seeds
+
+
+def make_anchors(model_dir: Path, scenes: int = SCENES, seed: int = SEED) -> dict:
+    """Features (M, D) float16, log_probs (M, L) float16 and labels (M,) int8."""
+    samples = data.build("classifier", seed, scenes, use_cache=False)
+    keep = samples["building"] != data.IGNORE
+    tiles, corners, labels = samples["tile"][keep], samples["corner"][keep], samples["building"][keep]
+    rng = np.random.default_rng(seed)
+    chosen = np.concatenate([rng.permutation(np.flatnonzero(labels == i))[:PER_LABEL]
+                             for i in range(len(data.LABELS))])
+    probs, _, features = TileClassifier(model_dir).predict(tiles[chosen], corners[chosen])
+    return {"features": features.astype(np.float16),
+            "log_probs": np.log(np.clip(probs, 1e-12, 1)).astype(np.float16),
+            "labels": labels[chosen].astype(np.int8)}
+
+
+def save_anchors(model_dir: Path, scenes: int = SCENES) -> dict:
+    """Make the anchors for the tile model in ``model_dir`` and save them beside it."""
+    anchors = make_anchors(Path(model_dir), scenes)
+    np.savez_compressed(Path(model_dir) / ANCHORS_FILE, **anchors)
+    return anchors
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="models")
+    parser.add_argument("--scenes", type=int, default=SCENES)
+    args = parser.parse_args(argv)
+    anchors = save_anchors(Path(args.models), args.scenes)
+    right = (anchors["log_probs"].argmax(1) == anchors["labels"]).mean()
+    print(f"{len(anchors['labels'])} anchor cells, the model reads {right:.1%} right")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
