@@ -1678,17 +1678,18 @@ def _draw(canvas, cam, thing):
 # --- the scene --------------------------------------------------------------------------------
 
 
+def artwork_image(key) -> np.ndarray:
+    """The artwork's sRGB uint8 picture of a tile key: ("back",), ("single", name) or a
+    duplex key."""
+    art = load_art()
+    if key == ("back",):
+        return art["back"]
+    return art["singles"][key[1]] if key[0] == "single" else art["duplex"][key[1:]]
+
+
 @functools.lru_cache(maxsize=64)
 def _artwork_face(key) -> np.ndarray:
-    art = load_art()
-    image = (
-        art["back"]
-        if key == ("back",)
-        else art["singles"][key[1]]
-        if key[0] == "single"
-        else art["duplex"][key[1:]]
-    )
-    return to_linear(image.astype(np.float32) / 255)
+    return to_linear(artwork_image(key).astype(np.float32) / 255)
 
 
 def _printed_face(key) -> np.ndarray:

@@ -283,7 +283,7 @@ class PhotoReader:
             self._anchors = Anchors.load(self.model_dir)
         lessons = lessons[-config.max_cells:]
         adaptation = fit(Evidence.from_lessons(lessons, config), self._anchors,
-                         self.classifier.labels, config)
+                         self.classifier.labels, self.classifier.feature_parts, config)
         self.adaptation = adaptation
         return adaptation
 

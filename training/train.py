@@ -192,6 +192,7 @@ def save_classifier(net: TileNet, out: Path, about: dict) -> None:
                    "corner": [3, cfg.corner_input, cfg.corner_input]},
         "outputs": {"building": "logits over labels", "turn": "logits, quarter turns anticlockwise",
                     "features": "(batch, 160): what the building head reads (tile and corner views)"},
+        "feature_parts": [96, 64],  # TileNet's tile branch, then its corner branch
         "normalisation": "(x / 255 - 0.5) / 0.25, RGB, NCHW",
         "crop": {"cell_px": cfg.cell_px, "tile_margin": cfg.tile_margin,
                  "corner_span": list(cfg.corner_span)},

@@ -85,25 +85,19 @@ class Evidence:
         return {b: int(n) for b, n in zip(BUILDINGS, found, strict=True) if n}
 
     def without_doubtful(self, config: AdaptConfig, centre: np.ndarray,
-                         known: tuple[np.ndarray, np.ndarray] | None = None) -> Evidence:
+                         parts: tuple[int, ...]) -> Evidence:
         """The evidence less each label that look-alike cells contradict.
 
         A label is doubtful when at least ``contradict_min`` other labelled cells as similar
-        as ``similar`` (cosine of the features less ``centre``) say another building, and
-        they outnumber the ones that agree ``contradict_ratio`` to one. ``known``: more
-        labelled cells that may contradict but are not judged (the built-in anchors), as
-        features (K, D) and building indices (K,), -1 for a cell that is not a building.
+        as ``similar`` (see ``_cosines``) say another building, and they outnumber the
+        ones that agree ``contradict_ratio`` to one.
         """
         if not len(self):
             return self
-        features, labels = self.features, self.labels
-        if known is not None:
-            features = np.concatenate([features, known[0]])
-            labels = np.concatenate([labels, known[1]])
-        unit = _unit(features - centre)
-        similar = unit[:len(self)] @ unit.T >= config.similar  # (N, N + K)
-        similar[:, :len(self)][np.eye(len(self), dtype=bool)] = False
-        same = self.labels[:, None] == labels[None, :]
+        centred = self.features - centre
+        similar = _cosines(centred, centred, parts) >= config.similar  # (N, N)
+        np.fill_diagonal(similar, False)
+        same = self.labels[:, None] == self.labels[None, :]
         against = (similar & ~same).sum(axis=1)
         agree = (similar & same).sum(axis=1) + 1
         keep = ~((against >= config.contradict_min) & (against >= config.contradict_ratio * agree))
@@ -135,14 +129,16 @@ class Anchors:
 @dataclass
 class Adaptation:
     """The labelled cells the reader remembers, the players' then the built-in anchors':
-    references (M, D) unit-length centred features, their label columns (M,) among the
-    model's labels, weights (M,), and the centre (D,) subtracted from features (the
-    anchors' mean)."""
+    references (M, D) centred features, their label columns (M,) among the model's labels,
+    weights (M,), the centre (D,) subtracted from features (the anchors' mean), and the
+    parts of the features (the tile view's, the icon view's) that must each look alike."""
 
     references: np.ndarray
     columns: np.ndarray
     weights: np.ndarray
     centre: np.ndarray
+    parts: tuple[int, ...]
+    players: int = 0  # the first this many references are the players' labels
     config: AdaptConfig = AdaptConfig()
     learned: dict[str, int] = field(default_factory=dict)  # cells per building
     doubtful: int = 0
@@ -152,16 +148,27 @@ class Adaptation:
         """(N, L) votes for each label of cells (N, D): the weighted kernel of the closest
         look-alike labelled so (the closest, not a sum, so the many anchors do not drown a
         player's few labels); ``skip`` (N,): a reference each cell gets no vote from."""
-        cosine = _unit(features - self.centre) @ self.references.T  # (N, M)
+        cosine = _cosines(features - self.centre, self.references, self.parts)
         kernel = np.exp((cosine - 1) / self.config.kernel_width)
         kernel[cosine < self.config.min_cosine] = 0
         if skip is not None:
             kernel[np.arange(len(kernel)), skip] = 0
-        kernel *= self.weights
+        kernel *= self.weights * self._anchor_share(kernel)
         votes = np.zeros((len(kernel), n_labels), np.float32)
         for label in np.unique(self.columns):
             votes[:, label] = kernel[:, self.columns == label].max(axis=1)
         return votes
+
+    def _anchor_share(self, kernel: np.ndarray) -> np.ndarray:
+        """(M,) how much each reference counts for these cells, read together (one photo,
+        one copy of the game): the anchors count less the more of the cells are closest to
+        a player's label, i.e. the more the photo looks like the players' own printing."""
+        share = np.ones(len(self.columns), np.float32)
+        if self.players and kernel.size:
+            closest = kernel.argmax(axis=1)[kernel.max(axis=1) > 0]
+            own = float((closest < self.players).mean()) if len(closest) else 0.0
+            share[self.players:] = 1 - own
+        return share
 
     def adjust(self, log_probs: np.ndarray, features: np.ndarray,
                skip: np.ndarray | None = None) -> np.ndarray:
@@ -177,6 +184,7 @@ class Adaptation:
         out = io.BytesIO()
         np.savez_compressed(out, references=self.references.astype(np.float16),
                             columns=self.columns, weights=self.weights, centre=self.centre,
+                            parts=np.array(self.parts), players=self.players,
                             learned=np.array([self.learned.get(b, 0) for b in BUILDINGS]),
                             doubtful=self.doubtful, anchors_right=np.array(self.anchors_right))
         return out.getvalue()
@@ -186,27 +194,30 @@ class Adaptation:
         with np.load(io.BytesIO(data), allow_pickle=False) as d:
             learned = {b: int(n) for b, n in zip(BUILDINGS, d["learned"], strict=True) if n}
             return cls(d["references"].astype(np.float32), d["columns"].astype(np.int64),
-                       d["weights"].astype(np.float32), d["centre"].astype(np.float32), config,
+                       d["weights"].astype(np.float32), d["centre"].astype(np.float32),
+                       tuple(int(n) for n in d["parts"]), int(d["players"]), config,
                        learned, int(d["doubtful"]), tuple(int(v) for v in d["anchors_right"]))
 
 
-def fit(evidence: Evidence, anchors: Anchors, labels: list[str],
+def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[int, ...],
         config: AdaptConfig) -> Adaptation | None:
     """What ``evidence`` teaches (None when there is no evidence); LearningRefused when it
     reads the anchors worse than the shipped model does.
 
     labels : the model's labels (BUILDINGS plus "empty"), the order of its outputs.
+    parts : sizes of the features' parts (tile view, icon view); two cells look alike as
+        much as their least alike part.
     """
     if not len(evidence):
         return None
     centre = anchors.features.mean(axis=0)
-    kept = evidence.without_doubtful(config, centre)
+    kept = evidence.without_doubtful(config, centre, parts)
     columns = np.array([labels.index(b) for b in BUILDINGS])[kept.labels]
     adapted = Adaptation(
-        _unit(np.concatenate([kept.features, anchors.features]) - centre),
+        np.concatenate([kept.features, anchors.features]) - centre,
         np.concatenate([columns, anchors.labels]),
         np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
-        centre, config, kept.counts(), kept.doubtful)
+        centre, tuple(parts), len(kept), config, kept.counts(), kept.doubtful)
     itself = len(kept) + np.arange(len(anchors.labels))  # an anchor does not vote for itself
     right = _right(adapted.adjust(anchors.log_probs, anchors.features, itself), anchors.labels)
     shipped = _right(anchors.log_probs, anchors.labels)
@@ -219,6 +230,19 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str],
 
 def _right(scores: np.ndarray, labels: np.ndarray) -> int:
     return int((np.argmax(scores, axis=1) == labels).sum())
+
+
+def _cosines(a: np.ndarray, b: np.ndarray, parts: tuple[int, ...]) -> np.ndarray:
+    """(N, M) how alike cells a (N, D) and b (M, D) look: the cosine of their least alike
+    part of the features. (einsum, not BLAS: BLAS's worker threads keep spinning after a
+    product and slow the ONNX models that run next.)"""
+    least, start = None, 0
+    for size in parts:
+        part = slice(start, start + size)
+        cosine = np.einsum("nd,md->nm", _unit(a[:, part]), _unit(b[:, part]))
+        least = cosine if least is None else np.minimum(least, cosine)
+        start += size
+    return least
 
 
 def _unit(features: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ class AdaptConfig:
     min_cosine: float = 0.6  # ... and none below this cosine of centred features
     anchor_weight: float = 1.0  # a built-in anchor cell's vote, against a player's choice
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
-    similar: float = 0.8  # cosine of two cells' centred features that look alike
+    similar: float = 0.95  # two cells look alike: the cosine of their centred features
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise
     contradict_ratio: float = 3.0  # ... and they outnumber those that agree this much
     max_cells: int = 5000  # the most recent labelled cells used

@@ -68,6 +68,8 @@ class TileClassifier(OnnxModel):
         super().__init__("tiles", model_dir)
         self.labels: list[str] = self.meta["labels"]
         self.feature_size: int = self.session.get_outputs()[2].shape[1]
+        # the features' parts: the tile view's, then the icon corner's
+        self.feature_parts = tuple(self.meta.get("feature_parts", [self.feature_size]))
 
     def predict(self, tiles: np.ndarray, corners: np.ndarray):
         """tiles (N, T, T, 3) and corners (N, C, C, 3) uint8 RGB -> building (N, L),

@@ -52,6 +52,12 @@ function forgetConfirmed(index) {
   for (const key of [...confirmed]) if (key.startsWith(`${index}:`)) confirmed.delete(key);
 }
 
+// A cell the player corrected or confirmed (kept by the server with the reading).
+function chosen(city, r, c) {
+  const cells = (city.reading && city.reading.chosen) || [];
+  return cells.some(([y, x]) => y === r && x === c);
+}
+
 // Cells where the player chose another building than the model read.
 function correctedCells(city) {
   const model = city.reading && city.reading.model_grid;
@@ -181,7 +187,7 @@ function gridView(city, index) {
       const building = city.grid ? city.grid[r][c] : null;
       const conf = reading && reading.confidence ? reading.confidence[r][c] : 1;
       const fixed = corrected.some(([y, x]) => y === r && x === c);
-      const checked = confirmed.has(`${index}:${r}:${c}`);
+      const checked = confirmed.has(`${index}:${r}:${c}`) || chosen(city, r, c);
       const low = conf < LOW && !fixed && !checked;
       const cell = el("button", {
         className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${hl.some(([y, x]) => y === r && x === c) ? " hl" : ""}`,
@@ -270,7 +276,7 @@ function cityCard(city, index) {
   const corrected = correctedCells(city);
   const uncertain = city.reading && city.reading.uncertain ? city.reading.uncertain : [];
   const low = uncertain.filter(([r, c]) => !confirmed.has(`${index}:${r}:${c}`)
-    && !corrected.some(([y, x]) => y === r && x === c)).length;
+    && !chosen(city, r, c) && !corrected.some(([y, x]) => y === r && x === c)).length;
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (outlined): tap to correct, or adjust the corners if the grid is off.` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(city, index));
