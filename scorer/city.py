@@ -6,7 +6,7 @@ Standard library only: the rules engine never imports image code.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 SIZE = 4
@@ -84,3 +84,9 @@ def neighbours(cell: Cell) -> Iterator[Cell]:
         r, c = row + dr, col + dc
         if 0 <= r < SIZE and 0 <= c < SIZE:
             yield (r, c)
+
+
+def beyond_supply(cities: Iterable[City]) -> dict[str, int]:
+    """Buildings these cities hold more of than the game contains: building -> how many."""
+    counts = Counter(city[cell] for city in cities for cell in city.cells())
+    return {b: counts[b] for b in BUILDINGS if counts[b] > GAME_SUPPLY[b]}

@@ -1,6 +1,7 @@
 """``btc-scorer``: score typed-in cities or photos from a terminal, or serve the web app.
 
-Every user mistake becomes one line on stderr and exit code 2.
+Every user mistake becomes one line on stderr and exit code 2. A city the game's tiles
+cannot build is scored, with a warning line on stderr.
 """
 
 from __future__ import annotations
@@ -12,21 +13,32 @@ import sys
 import warnings
 from contextlib import contextmanager
 
-from .errors import ScorerError
+from .errors import ScorerError, TableError
 
 TEXT_SUFFIXES = (".txt", ".city")
 
 
+class UsageError(ScorerError):
+    """A command line argparse cannot read (unknown option, missing file, bad number)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Argument mistakes become one line, like every other mistake (no usage block)."""
+
+    def error(self, message: str):
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
 def _add_table_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", default="",
+    parser.add_argument("--players", default=None,
                         help='names in clockwise seating order, e.g. "Ann,Ben,Cy"')
-    parser.add_argument("--difficulty", type=int, default=4,
+    parser.add_argument("--difficulty", type=int, default=None,
                         help="solo game: level 1-7 gives Automaville -6..+6 (default 4)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a scoreboard")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="btc-scorer", description="Score Between Two Cities from photos or typed-in cities."
     )
     commands = parser.add_subparsers(dest="command", required=True)
@@ -53,16 +65,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _players(text: str) -> tuple[str, ...]:
-    return tuple(name.strip() for name in text.split(",") if name.strip())
+def _table_options(args) -> tuple[tuple[str, ...], int]:
+    """The players and solo difficulty from --players and --difficulty."""
+    players = () if args.players is None else tuple(n.strip() for n in args.players.split(","))
+    if not all(players):
+        raise TableError(f"--players {args.players!r}: a name is empty; "
+                         'give names between commas, e.g. "Ann,Ben,Cy"')
+    if args.difficulty is not None and len(players) != 1:
+        raise TableError("--difficulty is for the solo game only (--players with one name)")
+    return players, 4 if args.difficulty is None else args.difficulty
 
 
 def _score_grids(args) -> dict:
     from .notation import read_city_file
     from .table import Table, score_table
 
+    players, difficulty = _table_options(args)
     cities = tuple(read_city_file(path) for path in args.cities)
-    result = score_table(Table(cities, _players(args.players), args.difficulty))
+    result = score_table(Table(cities, players, difficulty))
     for city, path in zip(result["cities"], args.cities, strict=True):
         city["source"] = path
     return result
@@ -72,8 +92,9 @@ def _score_photos(args) -> dict:
     from .learned import load_learned
     from .reading import read_table
 
+    players, difficulty = _table_options(args)
     learned = None if args.no_learning else load_learned(args.data)
-    return read_table(args.photos, _players(args.players), args.difficulty, args.model, learned)
+    return read_table(args.photos, players, difficulty, args.model, learned)
 
 
 def _serve(args) -> int:
@@ -100,9 +121,20 @@ def _quiet_libraries():
         os.close(saved)
 
 
+def _warn(result: dict) -> None:
+    """A line on stderr for each city the game's tiles cannot build (it is scored anyway)."""
+    for number, city in enumerate(result["cities"], start=1):
+        source = city.get("source") or city.get("photo")
+        for warning in city.get("warnings", []):
+            where = f"city {number} ({source})" if source else f"city {number}"
+            print(f"btc-scorer: warning: {where}: {warning}", file=sys.stderr)
+    for warning in result.get("warnings", []):
+        print(f"btc-scorer: warning: {warning}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         if args.command == "serve":
             return _serve(args)
         with _quiet_libraries():
@@ -110,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     except ScorerError as error:
         print(f"btc-scorer: error: {error}", file=sys.stderr)
         return 2
+    _warn(result)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

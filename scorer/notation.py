@@ -14,6 +14,8 @@ in any letter case.
 
 from __future__ import annotations
 
+import codecs
+
 from .city import BUILDINGS, SIZE, City
 from .errors import NotationError
 
@@ -54,6 +56,13 @@ def parse_city(text: str, source: str = "city") -> City:
     return City.from_rows(rows)
 
 
+def _utf16(data: bytes) -> bool:
+    """UTF-16 text (Windows' "Unicode"): a byte-order mark, or Latin text's zero high bytes."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    return len(data) % 2 == 0 and any(data) and (not any(data[1::2]) or not any(data[::2]))
+
+
 def read_city_file(path: str) -> City:
     """Read a city from a notation file, with a plain error for files that are not text."""
     try:
@@ -63,12 +72,14 @@ def read_city_file(path: str) -> City:
         raise NotationError(f"{path}: cannot read file ({error.strerror})") from None
     if len(data) > 1_000_000:
         raise NotationError(f"{path}: too large for a city file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise NotationError(f"{path}: not a text file") from None
-    if "\x00" in text:
+    if _utf16(data):
+        raise NotationError(f"{path}: not UTF-8 text (it is UTF-16): save it as UTF-8")
+    if b"\x00" in data:
         raise NotationError(f"{path}: not a text file")
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark, as some editors save, is fine
+    except UnicodeDecodeError:
+        raise NotationError(f"{path}: not UTF-8 text: save it as UTF-8") from None
     return parse_city(text, source=path)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .city import TYPES, City
+from .city import GAME_SUPPLY, TYPES, City, beyond_supply
 from .errors import TableError
 from .rules import factory_ranks, score_city
 
@@ -27,12 +27,23 @@ def cities_for(players: int) -> int:
     return {1: 3, 2: 4}.get(players, players)
 
 
+def same_name(name: str) -> str:
+    """A name as the table tells players apart: letter case and spaces do not count."""
+    return " ".join(name.split()).casefold()
+
+
 def check_seating(players: tuple[str, ...], difficulty: int = 4) -> None:
     """Refuse seatings the game does not have (TableError with a message for the player)."""
     if len(players) > 7:
         raise TableError("the game seats at most 7 players")
-    if len(set(players)) != len(players):
-        raise TableError("player names must be different")
+    names = [same_name(p) for p in players]
+    if not all(names):
+        raise TableError("a player's name is empty")
+    if len(set(names)) != len(names):
+        raise TableError("player names must be different (letter case and spaces do not count)")
+    if len(players) == 1 and names[0] in {same_name(a) for a in AUTOMAS}:
+        raise TableError(f"{players[0].strip()} is a solo opponent's name (you play against "
+                         f"{' and '.join(AUTOMAS)}): choose another name")
     if difficulty not in DIFFICULTY_MODIFIER:
         raise TableError("the solo difficulty level is 1 to 7")
 
@@ -51,7 +62,9 @@ class Table:
             raise TableError("a table needs at least one city")
         check_seating(self.players, self.difficulty)
         if p and n != cities_for(p):
-            raise TableError(f"{p} player(s) build {cities_for(p)} cities, but {n} were given")
+            players = "1 player builds" if p == 1 else f"{p} players build"
+            given = "1 city was" if n == 1 else f"{n} cities were"
+            raise TableError(f"{players} {cities_for(p)} cities, but {given} given")
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -79,9 +92,26 @@ def score_cities(cities: list[City]) -> list[dict]:
         scores, explanation = score_city(city, rank)
         scored.append(
             {"grid": city.rows(), "scores": scores, "explanation": explanation,
-             "factory_rank": rank}
+             "factory_rank": rank, "warnings": supply_warnings(city)}
         )
     return scored
+
+
+def _too_many(over: dict[str, int], where: str) -> list[str]:
+    return [f"{n} {building} buildings {where}, but the game has only {GAME_SUPPLY[building]}"
+            for building, n in over.items()]
+
+
+def supply_warnings(city: City) -> list[str]:
+    """Buildings the game has too few of to build this city (a typing or reading slip)."""
+    return _too_many(beyond_supply([city]), "in this city")
+
+
+def table_warnings(cities: list[City]) -> list[str]:
+    """Buildings the game has too few of for these cities together (and no city alone)."""
+    alone = {b for city in cities for b in beyond_supply([city])}
+    over = {b: n for b, n in beyond_supply(cities).items() if b not in alone}
+    return _too_many(over, "in these cities together")
 
 
 def _player_entries(table: Table, cities: list[dict]) -> list[dict]:
@@ -146,7 +176,7 @@ def score_table(table: Table) -> dict:
             city["builders"] = table.builders(i)
         if table.modifier(i):
             city["modifier"] = table.modifier(i)
-    result: dict = {"cities": cities}
+    result: dict = {"cities": cities, "warnings": table_warnings(list(table.cities))}
     if not table.players:
         return result
     two_player = len(table.players) == 2

@@ -47,8 +47,11 @@ def test_rulebook_cross_from_the_examples_folder(capsys):
         (b"S S S S S S S S S S S S S S S\n", "15 buildings"),
         (b"", "0 rows found"),
         (b"\x00\x01\x02\xff\xd8\xff", "not a text file"),
+        ("S S S S # caf\u00e9\n".encode("latin-1") * 4, "not UTF-8 text"),
+        ("S S S S\n".encode("utf-16") * 4, "not UTF-8 text (it is UTF-16)"),
     ],
-    ids=["wrong-row-length", "unknown-token", "15-cells", "empty-file", "binary-file"],
+    ids=["wrong-row-length", "unknown-token", "15-cells", "empty-file", "binary-file", "latin-1",
+         "utf-16"],
 )
 def test_malformed_city_is_one_line_exit_2(tmp_path, content, message):
     path = tmp_path / "city.txt"
@@ -65,7 +68,7 @@ def test_malformed_city_is_one_line_exit_2(tmp_path, content, message):
 
 def test_wrong_number_of_cities_for_players(capsys):
     assert main(["score-grid", *TABLE, "--players", "Ann,Ben"]) == 2
-    assert "2 player(s) build 4 cities" in capsys.readouterr().err
+    assert "2 players build 4 cities, but 3 cities were given" in capsys.readouterr().err
 
 
 def test_scoreboard_names_cells_to_check():
@@ -78,3 +81,114 @@ def test_scoreboard_names_cells_to_check():
     result["cities"][0]["uncertain"] = [[1, 2]]
     result["cities"][0]["confidence"] = [[1.0] * 4, [1.0, 1.0, 0.45, 1.0], [1.0] * 4, [1.0] * 4]
     assert "check: r2c3 (45% sure)" in format_scoreboard(result)
+
+
+def one_line_error(capsys, args, message):
+    """The CLI refuses ``args``: exit 2, nothing on stdout, one line naming the mistake."""
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("btc-scorer: error: ") and captured.err.count("\n") == 1
+    assert message in captured.err
+
+
+SOLO = TABLE  # three cities: You & Automartin, Automaville, Automanon & You
+
+
+@pytest.mark.parametrize("name", ["Automartin", "Automanon", " automartin "])
+def test_solo_player_may_not_take_an_automas_name(capsys, name):
+    one_line_error(capsys, ["score-grid", *SOLO, "--players", name], "is a solo opponent's name")
+
+
+@pytest.mark.parametrize("players", ["Ann,ann,Ben", "Ann, ann ,Ben", "Ann,Ben,ANN"])
+def test_names_differing_by_case_or_spaces_are_one_player(capsys, players):
+    one_line_error(capsys, ["score-grid", *TABLE, "--players", players], "must be different")
+
+
+@pytest.mark.parametrize("players", ["Ann,,Ben", "Ann, ,Ben", "Ann,Ben,", ",Ann,Ben", ""])
+def test_empty_player_name_is_refused(capsys, players):
+    one_line_error(capsys, ["score-grid", *TABLE, "--players", players], "a name is empty")
+
+
+def test_spaces_around_names_are_trimmed(capsys):
+    assert main(["score-grid", *TABLE, "--players", " Ann , Ben,Cy ", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winner"] == ["Ben"]
+
+
+@pytest.mark.parametrize("players", [["--players", "Ann,Ben,Cy"], []], ids=["three", "none"])
+def test_difficulty_only_for_the_solo_game(capsys, players):
+    args = ["score-grid", *TABLE, *players, "--difficulty", "4"]
+    one_line_error(capsys, args, "--difficulty is for the solo game only")
+
+
+def test_solo_difficulty_changes_automaville(capsys):
+    assert main(["score-grid", *SOLO, "--players", "Ann", "--difficulty", "7", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["difficulty"] == 7 and result["cities"][1]["modifier"] == 6
+
+
+def test_one_city_for_a_solo_game_is_counted_in_words(capsys):
+    one_line_error(capsys, ["score-grid", TABLE[0], "--players", "Ann"],
+                   "1 player builds 3 cities, but 1 city was given")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["score-grid"], "the following arguments are required: CITY.txt"),
+        (["score-grid", *TABLE, "--colour"], "unrecognized arguments: --colour"),
+        (["score-grid", *TABLE, "--players", "Ann", "--difficulty", "hard"], "invalid int value"),
+        (["score"], "the following arguments are required: PHOTO"),
+        (["tally"], "invalid choice: 'tally'"),
+        ([], "the following arguments are required: command"),
+    ],
+    ids=["no-cities", "unknown-option", "difficulty-not-a-number", "no-photos",
+         "unknown-command", "no-command"],
+)
+def test_argument_mistakes_are_one_line(capsys, args, message):
+    one_line_error(capsys, args, message)
+
+
+def test_argument_mistake_from_the_installed_command_is_one_line():
+    run = subprocess.run([sys.executable, "-m", "scorer.cli", "score-grid"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("btc-scorer: error: ") and run.stderr.count("\n") == 1
+    assert "usage:" not in run.stderr
+
+
+def test_city_saved_with_a_byte_order_mark_is_read(tmp_path, capsys):
+    path = tmp_path / "cross.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "cross.txt").read_bytes())
+    assert main(["score-grid", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cities"][0]["scores"]["shops"] == 23
+
+
+def test_city_the_game_cannot_build_is_scored_with_a_warning(tmp_path, capsys):
+    path = tmp_path / "drinks.txt"
+    path.write_text("Td Td Td Td\nTd Td Td Td\nS S S S\nS S S S\n")
+    assert main(["score-grid", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "total" in captured.out
+    assert captured.err == (f"btc-scorer: warning: city 1 ({path}): 8 tavern-drink buildings in "
+                            "this city, but the game has only 7\n")
+
+
+def test_cities_that_together_use_more_than_the_game_has_are_warned_about(tmp_path, capsys):
+    path = tmp_path / "shops.txt"
+    path.write_text("S S S S\n" * 4)
+    assert main(["score-grid", str(path), str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    message = "32 shop buildings in these cities together, but the game has only 24"
+    assert result["warnings"] == [message]
+    assert [c["warnings"] for c in result["cities"]] == [[], []]
+    assert captured.err == f"btc-scorer: warning: {message}\n"
+
+
+def test_a_city_the_game_can_build_has_no_warnings(capsys):
+    assert main(["score-grid", *TABLE, "--players", "Ann,Ben,Cy", "--json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert captured.err == "" and result["warnings"] == []
+    assert all(c["warnings"] == [] for c in result["cities"])

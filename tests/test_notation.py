@@ -56,3 +56,17 @@ def test_binary_and_missing_files(tmp_path):
         read_city_file(str(binary))
     with pytest.raises(NotationError, match="cannot read file"):
         read_city_file(str(tmp_path / "missing.txt"))
+
+
+def test_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert read_city_file(str(path)) == parse_city(GOOD)
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "utf-16-le", "cp1252"])
+def test_other_encodings_are_not_utf8_text(tmp_path, encoding):
+    path = tmp_path / "city.txt"
+    path.write_bytes(("# caf\u00e9 \u00e0 Ann\n" + GOOD).encode(encoding))
+    with pytest.raises(NotationError, match="not UTF-8 text"):
+        read_city_file(str(path))

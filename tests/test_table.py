@@ -91,14 +91,51 @@ MIXED_TOTAL = score_table(Table((MIXED,)))["cities"][0]["scores"]["total"]
 @pytest.mark.parametrize(
     "cities, players, difficulty, message",
     [
-        ((MIXED, MIXED), ("A", "B", "C"), 4, r"3 player\(s\) build 3 cities"),
+        ((MIXED, MIXED), ("A", "B", "C"), 4, "3 players build 3 cities, but 2 cities were given"),
         ((MIXED,) * 3, ("A",), 9, "difficulty level is 1 to 7"),
         ((MIXED,) * 3, ("A", "A", "B"), 4, "must be different"),
         ((MIXED,) * 8, tuple("ABCDEFGH"), 4, "at most 7"),
         ((), (), 4, "at least one city"),
+        ((MIXED,), ("A",), 4, "1 player builds 3 cities, but 1 city was given"),
+        ((MIXED,) * 3, ("Ann", " ann ", "Ben"), 4, "must be different"),
+        ((MIXED,) * 3, ("Ann", "", "Ben"), 4, "name is empty"),
+        ((MIXED,) * 3, ("Automartin",), 4, "Automartin is a solo opponent's name"),
+        ((MIXED,) * 3, ("AUTOMANON",), 4, "AUTOMANON is a solo opponent's name"),
     ],
-    ids=["too-few-cities", "bad-difficulty", "same-names", "eight-players", "empty"],
+    ids=["too-few-cities", "bad-difficulty", "same-names", "eight-players", "empty",
+         "one-city-for-solo", "same-but-case-and-spaces", "empty-name", "automartin", "automanon"],
 )
 def test_bad_tables(cities, players, difficulty, message):
     with pytest.raises(TableError, match=message):
         Table(cities, players, difficulty)
+
+
+def test_automas_names_are_fine_at_a_table_without_automas():
+    result = score_table(Table((MIXED,) * 3, ("Automartin", "Ben", "Cy")))
+    assert {p["name"] for p in result["players"]} == {"Automartin", "Ben", "Cy"}
+
+
+DRINKS = city("Td Td Td Td / Td Td Td Td / S S S S / S S S S")  # 8 tavern-drink: the game has 7
+
+
+def test_city_beyond_the_games_supply_is_scored_with_a_warning():
+    result = score_table(Table((DRINKS,)))
+    assert result["cities"][0]["scores"]["total"] > 0
+    assert result["cities"][0]["warnings"] == [
+        "8 tavern-drink buildings in this city, but the game has only 7"]
+    assert result["warnings"] == []  # said once, on the city
+
+
+def test_cities_beyond_the_games_supply_together_are_warned_about():
+    result = score_table(Table((SHOPS, SHOPS, MIXED), ("Ann", "Ben", "Cy")))
+    assert result["warnings"] == [
+        "36 shop buildings in these cities together, but the game has only 24"]
+    assert all(c["warnings"] == [] for c in result["cities"])
+
+
+def test_supply_is_the_rulebooks():
+    from scorer.city import GAME_SUPPLY
+
+    # Rulebook: 108 building tiles and 24 duplex tiles (48 halves); 7 of each tavern kind.
+    assert sum(GAME_SUPPLY.values()) == 108 + 2 * 24
+    assert [GAME_SUPPLY[k] for k in ("tavern-drink", "tavern-food", "tavern-music", "tavern-bed")] == [7] * 4

@@ -59,8 +59,17 @@ def test_create_table_makes_one_city_per_seat(client, players, cities, variant):
         ({"players": ["A"], "difficulty": 9}, 400, "1 to 7"),
         ({"players": "Ann"}, 400, "list of names"),
         ("not json", 400, "JSON object"),
+        ({"players": ["Automartin"]}, 400, "Automartin is a solo opponent's name"),
+        ({"players": [" automanon "]}, 400, "automanon is a solo opponent's name"),
+        ({"players": ["Ann", " ann ", "Ben"]}, 400, "must be different"),
+        ({"players": ["Ann", "", "Ben"]}, 400, "a player's name is empty"),
+        ({"players": ["Ann", "  ", "Ben"]}, 400, "a player's name is empty"),
+        ({"players": ["Ann", "Ben", "Cy"], "difficulty": 4}, 400, "difficulty is for a solo table only"),
+        ({"players": ["Ann", "Ben"], "difficulty": 6}, 400, "difficulty is for a solo table only"),
     ],
-    ids=["none", "eight", "same-name", "bad-difficulty", "not-a-list", "not-json"],
+    ids=["none", "eight", "same-name", "bad-difficulty", "not-a-list", "not-json", "automartin",
+         "automanon", "same-but-case-and-spaces", "empty-name", "blank-name",
+         "difficulty-for-three", "difficulty-for-two"],
 )
 def test_create_table_errors(client, body, status, message):
     response = client.post("/api/tables", json=body) if isinstance(body, dict) else client.post(
@@ -514,3 +523,41 @@ def test_the_web_layer_has_no_vision_code():
     for path in (Path(__file__).parent.parent / "web").glob("*.py"):
         imports = re.findall(r"^\s*(?:from|import) (\S+)", path.read_text(), re.M)
         assert not [m for m in imports if m.startswith(("scorer.vision", "cv2", "numpy"))], path
+
+
+def test_solo_table_keeps_its_difficulty(client):
+    table = new_table(client, ["Ann"], difficulty=6)
+    assert table["difficulty"] == 6 and len(table["cities"]) == 3
+
+
+DRINKS = [["tavern-drink"] * 4, ["tavern-drink"] * 4, ["shop"] * 4, ["shop"] * 4]
+
+
+def test_city_beyond_the_games_supply_is_scored_with_a_warning(client):
+    table = new_table(client, ["Ann", "Ben", "Cy"])
+    url = f"/api/tables/{table['id']}/cities"
+    response = client.put(f"{url}/1/grid", json={"grid": DRINKS})
+    assert response.status_code == 200
+    scores = response.json["scores"]
+    assert scores["cities"][0]["warnings"] == [
+        "8 tavern-drink buildings in this city, but the game has only 7"]
+    assert scores["cities"][0]["scores"]["total"] > 0 and scores["warnings"] == []
+    for city in (2, 3):
+        scores = client.put(f"{url}/{city}/grid", json={"grid": GRID}).json["scores"]
+    assert scores["complete"] and scores["winner"]
+    assert [c["warnings"] for c in scores["cities"]] == [
+        ["8 tavern-drink buildings in this city, but the game has only 7"], [], []]
+
+
+def test_cities_beyond_the_games_supply_together_are_warned_about(client):
+    table = new_table(client, ["Ann", "Ben", "Cy"])
+    url = f"/api/tables/{table['id']}/cities"
+    client.put(f"{url}/1/grid", json={"grid": [["shop"] * 4] * 4})
+    scores = client.put(f"{url}/2/grid", json={"grid": [["shop"] * 4] * 4}).json["scores"]
+    assert not scores["complete"]
+    assert scores["warnings"] == [
+        "32 shop buildings in these cities together, but the game has only 24"]
+    scores = client.put(f"{url}/3/grid", json={"grid": GRID}).json["scores"]
+    assert scores["complete"]
+    assert scores["warnings"] == [
+        "36 shop buildings in these cities together, but the game has only 24"]

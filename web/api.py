@@ -99,9 +99,10 @@ def create_table():
     if len(players) > 7:
         raise TableError("a table has 1 to 7 players")
     players = [_text(p, "a player's name", 40) for p in players]
-    players = [p for p in players if p]
-    if not 1 <= len(players) <= 7:
+    if not players:
         raise TableError("a table has 1 to 7 players")
+    if "difficulty" in body and len(players) != 1:
+        raise TableError("difficulty is for a solo table only (one player)")
     difficulty = body.get("difficulty", 4)
     if not isinstance(difficulty, int) or isinstance(difficulty, bool):
         raise TableError("the solo difficulty level is 1 to 7")

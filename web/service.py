@@ -15,7 +15,7 @@ from scorer.city import BUILDINGS, City
 from scorer.errors import GridNotFound, LearningRefused, TableError
 from scorer.learned import lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.photo import DecodeBudget, cell_png, open_photo
-from scorer.table import Table, score_cities, score_table
+from scorer.table import Table, score_cities, score_table, table_warnings
 
 from .store import PhotoChanged, Store, is_complete
 
@@ -112,9 +112,11 @@ def scoreboard(table: dict) -> dict:
                                    table["difficulty"]))
         result["complete"] = True
         return result
-    scored = score_cities([City.from_rows(c["grid"]) for c in known]) if known else []
+    cities = [City.from_rows(c["grid"]) for c in known]
+    scored = score_cities(cities) if known else []
     by_index = dict(zip((c["index"] for c in known), scored, strict=True))
-    return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]]}
+    return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]],
+            "warnings": table_warnings(cities)}
 
 
 def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: int,

@@ -1,12 +1,16 @@
 // New-table form: names in seating order, solo difficulty shown for one player.
 const form = document.getElementById("new-table");
-const names = () => form.players.value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+// One name per line or between commas; blank lines are skipped, an empty name between commas
+// is sent so that the server refuses it rather than seating one player fewer.
+const names = () => form.players.value.split("\n").filter((line) => line.trim())
+  .flatMap((line) => line.split(",")).map((s) => s.trim());
 form.players.addEventListener("input", () => {
   document.getElementById("difficulty-row").hidden = names().length !== 1;
 });
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const body = { name: form.name.value, players: names(), difficulty: Number(form.difficulty.value) };
+  const body = { name: form.name.value, players: names() };
+  if (body.players.length === 1) body.difficulty = Number(form.difficulty.value);
   const response = await fetch("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });

@@ -245,6 +245,7 @@ function cityCard(city, index) {
   card.append(el("h2", { textContent: cityTitle(index) }));
   const scores = table.scores.cities[index];
   if (scores) card.append(el("p", { className: "total", textContent: `${scores.scores.total} points` }));
+  for (const warning of (scores && scores.warnings) || []) card.append(el("p", { className: "hint warn supply", textContent: `Check this city: ${warning}.` }));
   const photo = el("input", { type: "file", accept: "image/*", hidden: true });
   photo.setAttribute("capture", "environment");
   photo.addEventListener("change", () => sendPhotos([...photo.files], index));
@@ -393,6 +394,7 @@ function scoreboard() {
   s.cities.forEach((city) => ranks.append(el("td", { textContent: city ? (["-", "1st", "2nd", "other"][city.factory_rank]) : "–" })));
   body.append(ranks);
   root.append(el("div", { className: "scroll" }, el("table", { className: "scores" }, el("thead", {}, head), body)));
+  (s.warnings || []).forEach((w) => root.append(el("p", { className: "hint warn supply", textContent: `Check the cities: ${w}.` })));
   if (!s.complete) {
     root.append(el("p", { className: "hint", textContent: "Final scores appear when every city is read." }));
     return root;
