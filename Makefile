@@ -1,12 +1,12 @@
 # Two commands on a fresh machine: `make run` starts the web app, `make test` runs every test.
 # Each creates the virtualenv in .venv and installs what it needs: the runtime alone for
-# `run` (numpy, opencv, onnxruntime, flask, waitress, pillow), plus test and training
+# `run` (numpy, opencv, onnxruntime, flask, waitress, pillow, segno), plus test and training
 # tools (pytest, playwright, ruff, torch CPU) for `test`.
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: run test lint train bench fixtures
+.PHONY: run run-lan test lint train bench fixtures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ $(VENV)/.dev: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.runtime
 	$(BIN)/btc-scorer serve
+
+# The same, reachable from the phones on this Wi-Fi: prints the address and shows its QR code.
+run-lan: $(VENV)/.runtime
+	$(BIN)/btc-scorer serve --lan
 
 # The browser tests drive Debian's chromium; install it when it is missing (needs root/apt).
 /usr/bin/chromium:

@@ -1,4 +1,5 @@
-"""A finished city: a 4x4 grid of buildings, in the game's words.
+"""A finished city: a 4x4 grid of buildings, in the game's words; and Automaville's tiles
+sorted by type (the solo game's beginner mode), which are counted, not laid out.
 
 Standard library only: the rules engine never imports image code.
 """
@@ -9,7 +10,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from .errors import TableError
+
 SIZE = 4
+TILES = SIZE * SIZE  # buildings in a finished city
 
 TAVERN_KINDS = ("tavern-drink", "tavern-food", "tavern-music", "tavern-bed")
 BUILDINGS = ("shop", "factory", *TAVERN_KINDS, "office", "park", "house")
@@ -72,9 +76,73 @@ class City:
         counts = Counter(building_type(self[c]) for c in self.cells())
         return {t: counts.get(t, 0) for t in TYPES}
 
+    def building_counts(self) -> dict[str, int]:
+        """Number of each building, in BUILDINGS order."""
+        counts = Counter(self[c] for c in self.cells())
+        return {b: counts.get(b, 0) for b in BUILDINGS}
+
     def rows(self) -> list[list[str]]:
         """The grid as a list of lists (for JSON)."""
         return [list(row) for row in self.grid]
+
+
+@dataclass(frozen=True)
+class SortedCity:
+    """Automaville in the solo game's beginner mode: its tiles are sorted by type, not laid
+    out in a 4x4 square (French rulebook, MODE DÉBUTANT: "AUTOMAVILLE : Triez les tuiles";
+    the English solitaire rules: "laid down in rows by type"). Only how many of each building
+    it holds is known, and it is scored "maximally" (see ``rules.score_sorted_city``).
+
+    ``counts[i]`` is the number of ``BUILDINGS[i]``. :meth:`from_counts` builds one from a
+    mapping and refuses, with a message for the player (TableError), what the game cannot
+    have: a count that is not a whole number from 0, more of a building than the game holds
+    (GAME_SUPPLY), or more buildings than a finished city's 16.
+    """
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != len(BUILDINGS):
+            raise TableError(f"Automaville's counts are {len(BUILDINGS)} numbers, one per building")
+        for building, n in zip(BUILDINGS, self.counts, strict=True):
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise TableError(f"Automaville's {building} count must be a whole number "
+                                 f"from 0 (got {str(n)[:20]!r})")
+            if n > GAME_SUPPLY[building]:
+                raise TableError(f"Automaville cannot have {n} {building} buildings: "
+                                 f"the game has only {GAME_SUPPLY[building]}")
+        if sum(self.counts) > TILES:
+            raise TableError(f"Automaville cannot have {sum(self.counts)} buildings: "
+                             f"a finished city has {TILES}")
+
+    @classmethod
+    def from_counts(cls, counts) -> SortedCity:
+        """From a mapping building -> count; buildings left out count 0."""
+        if not isinstance(counts, dict):
+            raise TableError("Automaville's counts are an object of building: number")
+        unknown = [str(b)[:40] for b in counts if b not in BUILDINGS]
+        if unknown:
+            raise TableError(f"unknown building {unknown[0]!r} in Automaville's counts; use "
+                             f"one of {', '.join(BUILDINGS)}")
+        return cls(tuple(counts.get(b, 0) for b in BUILDINGS))
+
+    def count(self, building: str) -> int:
+        """How many of one building ('tavern' counts all four kinds)."""
+        if building == "tavern":
+            return sum(self.count(k) for k in TAVERN_KINDS)
+        return self.counts[BUILDINGS.index(building)]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def building_counts(self) -> dict[str, int]:
+        """Number of each building, in BUILDINGS order (for JSON)."""
+        return dict(zip(BUILDINGS, self.counts, strict=True))
+
+    def type_counts(self) -> dict[str, int]:
+        """Number of buildings of each type, in reference-card order."""
+        return {t: self.count(t) for t in TYPES}
 
 
 def neighbours(cell: Cell) -> Iterator[Cell]:
@@ -86,7 +154,9 @@ def neighbours(cell: Cell) -> Iterator[Cell]:
             yield (r, c)
 
 
-def beyond_supply(cities: Iterable[City]) -> dict[str, int]:
+def beyond_supply(cities: Iterable[City | SortedCity]) -> dict[str, int]:
     """Buildings these cities hold more of than the game contains: building -> how many."""
-    counts = Counter(city[cell] for city in cities for cell in city.cells())
+    counts = Counter()
+    for city in cities:
+        counts.update(city.building_counts())
     return {b: counts[b] for b in BUILDINGS if counts[b] > GAME_SUPPLY[b]}

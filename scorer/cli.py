@@ -43,7 +43,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     grid = commands.add_parser("score-grid", help="score cities typed in plain-text notation")
-    grid.add_argument("cities", nargs="+", metavar="CITY.txt")
+    grid.add_argument("cities", nargs="+", metavar="CITY.txt",
+                      help="a 4x4 city per file; in a solo game Automaville's file (the "
+                           "second) may instead give its tiles sorted by type, as counts "
+                           "('shop 6' per line)")
+    grid.add_argument("--automaville", default=None, metavar="COUNTS",
+                      help="solo beginner mode: Automaville's tiles sorted by type, e.g. "
+                           '"shop=6,factory=2,tavern-food=1,park=3"; give the other two '
+                           "cities as files")
     _add_table_options(grid)
     photo = commands.add_parser("score", help="read city photos (or .txt cities) and score them")
     photo.add_argument("photos", nargs="+", metavar="PHOTO")
@@ -62,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--threads", type=int, default=4)
     serve.add_argument("--host-mode", action="store_true",
                        help="a café serving many tables: no list of tables (or BTC_HOST_MODE=1)")
+    serve.add_argument("--lan", action="store_true",
+                       help="reach it from the phones on this Wi-Fi: listen on every interface, "
+                            "print this machine's LAN address and show its QR code on the pages")
     return parser
 
 
@@ -77,13 +87,20 @@ def _table_options(args) -> tuple[tuple[str, ...], int]:
 
 
 def _score_grids(args) -> dict:
-    from .notation import read_city_file
-    from .table import Table, score_table
+    from .notation import parse_counts, read_city_or_counts_file
+    from .table import AUTOMAVILLE, Table, score_table
 
     players, difficulty = _table_options(args)
-    cities = tuple(read_city_file(path) for path in args.cities)
-    result = score_table(Table(cities, players, difficulty))
-    for city, path in zip(result["cities"], args.cities, strict=True):
+    sources = list(args.cities)
+    cities = [read_city_or_counts_file(path) for path in sources]
+    if args.automaville is not None:
+        if len(players) != 1 or len(cities) != 2:
+            raise TableError("--automaville is for the solo game (--players with one name), "
+                             "with the other two cities as files")
+        cities.insert(AUTOMAVILLE, parse_counts(args.automaville, "--automaville"))
+        sources.insert(AUTOMAVILLE, "--automaville")
+    result = score_table(Table(tuple(cities), players, difficulty))
+    for city, path in zip(result["cities"], sources, strict=True):
         city["source"] = path
     return result
 
@@ -101,7 +118,7 @@ def _serve(args) -> int:
     from web import serve
 
     serve(host=args.host, port=args.port, data_dir=args.data, threads=args.threads,
-          host_mode=args.host_mode)
+          host_mode=args.host_mode, lan=args.lan)
     return 0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .city import City
-from .notation import format_city
+from .notation import SHORT, format_city
 from .rules import CATEGORIES
 
 RANK_WORDS = {0: "no factories", 1: "most factories", 2: "second most", 3: "other"}
@@ -38,12 +38,46 @@ def explain(category: str, why: dict) -> str:
     return " + ".join(parts) if parts else "none"
 
 
+def explain_counts(category: str, why: dict) -> str:
+    """One short line for a category of Automaville scored "maximally" from tile counts."""
+    if category == "factories":
+        return explain(category, why)
+    if category == "taverns":
+        return explain(category, why) + (" (best sets)" if why["sets"] else "")
+    if not why["count"]:
+        return "none"
+    if category == "shops":
+        sets = " + ".join(f"{s['points']} (set of {s['size']})" for s in why["sets"])
+        return f"{why['count']} as if optimally placed: {sets}"
+    if category == "offices":
+        sets = " + ".join(f"{s['points']} (set of {s['size']})" for s in why["sets"])
+        bonus = why["tavern_bonus"]
+        return sets + (f" + {bonus} (every office: Automaville has a tavern)" if bonus
+                       else " (no tavern: no bonus)")
+    if category == "parks":
+        parts = [f"{g['points']} ({'pair' if g['size'] == 2 else 'single'})"
+                 for g in why["groups"]]
+        return f"{why['count']} as separate pairs: " + " + ".join(parts)
+    return (f"{why['count']} x {why['per_house']} ({len(why['other_types'])} other types; "
+            "none next to a factory)")
+
+
+def format_counts(counts: dict) -> str:
+    """Automaville's tile counts in short notation: 'S 6  F 2  Td 1'."""
+    return "  ".join(f"{SHORT[b]} {n}" for b, n in counts.items() if n) or "no buildings"
+
+
 def format_city_block(index: int, city: dict, label: str = "") -> list[str]:
-    """A city's grid and its six categories."""
+    """A city's grid (or Automaville's tile counts) and its six categories."""
     title = f"City {index + 1}" + (f" ({label})" if label else "")
-    lines = [title, *("  " + r for r in format_city(City.from_rows(city["grid"])).splitlines())]
+    counts = city.get("mode") == "counts"
+    if counts:
+        lines = [title, f"  tiles sorted by type (scored maximally): {format_counts(city['counts'])}"]
+    else:
+        grid = format_city(City.from_rows(city["grid"]))
+        lines = [title, *("  " + r for r in grid.splitlines())]
     for category in CATEGORIES:
-        why = explain(category, city["explanation"][category])
+        why = (explain_counts if counts else explain)(category, city["explanation"][category])
         lines.append(f"  {category:<10}{city['scores'][category]:>4}  {why}")
     if city.get("modifier"):
         lines.append(f"  {'difficulty':<10}{city['modifier']:>+4}")
@@ -62,6 +96,8 @@ def format_scoreboard(result: dict) -> str:
         label = city.get("photo", "")
         if city.get("builders"):
             label = " & ".join(city["builders"])
+        if city.get("name"):
+            label = f"{city['name']}: {label}" if label else city["name"]
         lines += [*format_city_block(i, city, label), ""]
     if "players" in result:
         lines.append(f"Players ({result['variant']}):")

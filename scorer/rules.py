@@ -7,13 +7,17 @@ that the CLI prints and the web page draws on the photo.
 Shops: the rulebook only says that where lines of shops cross, each tile counts in one
 set. We score the partition of the shop tiles into straight, contiguous sets of 1-4 that
 gives the most points, which is what players do at the table.
+
+Automaville from tile counts (the solo game's beginner mode, :class:`SortedCity`): see
+:func:`score_sorted_city`, which scores each category "maximally" with the same point
+tables as a laid-out city.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-from .city import SIZE, TAVERN_KINDS, Cell, City, building_type, neighbours
+from .city import SIZE, TAVERN_KINDS, Cell, City, SortedCity, building_type, neighbours
 
 SHOP_SET_POINTS = {1: 2, 2: 5, 3: 10, 4: 16}
 FACTORY_RANK_POINTS = {1: 4, 2: 3, 3: 2}
@@ -88,21 +92,25 @@ def factory_ranks(counts: list[int]) -> list[int]:
     return [0 if n == 0 else min(distinct.index(n) + 1, 3) for n in counts]
 
 
-def score_factories(city: City, rank: int) -> tuple[int, dict]:
-    """4/3/2 per factory for the city with the most, the next most, and all others."""
-    count = len(city.cells_of("factory"))
+def factory_points(count: int, rank: int) -> tuple[int, dict]:
+    """``count`` factories of a city ranked ``rank`` at the table: 4/3/2 each."""
     per_tile = FACTORY_RANK_POINTS.get(rank, 0) if count else 0
     return count * per_tile, {"count": count, "rank": rank, "per_tile": per_tile}
+
+
+def score_factories(city: City, rank: int) -> tuple[int, dict]:
+    """4/3/2 per factory for the city with the most, the next most, and all others."""
+    return factory_points(len(city.cells_of("factory")), rank)
 
 
 # --- taverns -----------------------------------------------------------------------------
 
 
-def score_taverns(city: City) -> tuple[int, dict]:
-    """1/4/9/17 per set of distinct tavern kinds; a duplicate kind starts a new set."""
-    remaining = {kind: 0 for kind in TAVERN_KINDS}
-    for cell in city.cells_of("tavern"):
-        remaining[city[cell]] += 1
+def tavern_points(kinds: dict[str, int]) -> tuple[int, dict]:
+    """Taverns by kind (kind -> how many) in sets of distinct kinds, each set as large as
+    the remaining kinds allow: the best grouping, since 1/4/9/17 grows faster than the
+    set (two sets of 2 are 8 points, a set of 3 and a set of 1 are 10)."""
+    remaining = {kind: kinds.get(kind, 0) for kind in TAVERN_KINDS}
     sets = []
     while any(remaining.values()):
         kinds = [k for k in TAVERN_KINDS if remaining[k]]
@@ -112,22 +120,30 @@ def score_taverns(city: City) -> tuple[int, dict]:
     return sum(s["points"] for s in sets), {"sets": sets}
 
 
+def score_taverns(city: City) -> tuple[int, dict]:
+    """1/4/9/17 per set of distinct tavern kinds; a duplicate kind starts a new set."""
+    kinds = [city[cell] for cell in city.cells_of("tavern")]
+    return tavern_points({kind: kinds.count(kind) for kind in TAVERN_KINDS})
+
+
 # --- offices -----------------------------------------------------------------------------
+
+
+def office_sets(count: int) -> list[dict]:
+    """``count`` offices in sets of six and one smaller set: 1/3/6/10/15/21 each."""
+    sizes = [OFFICE_SET_SIZE] * (count // OFFICE_SET_SIZE)
+    if count % OFFICE_SET_SIZE:
+        sizes.append(count % OFFICE_SET_SIZE)
+    return [{"size": n, "points": n * (n + 1) // 2} for n in sizes]
 
 
 def score_offices(city: City) -> tuple[int, dict]:
     """1/3/6/10/15/21 per set of up to six offices, +1 per office next to a tavern."""
     offices = city.cells_of("office")
-    sizes = [OFFICE_SET_SIZE] * (len(offices) // OFFICE_SET_SIZE)
-    if len(offices) % OFFICE_SET_SIZE:
-        sizes.append(len(offices) % OFFICE_SET_SIZE)
-    set_points = [n * (n + 1) // 2 for n in sizes]
+    sets = office_sets(len(offices))
     bonus = [c for c in offices if any(building_type(city[n]) == "tavern" for n in neighbours(c))]
-    explanation = {
-        "sets": [{"size": n, "points": p} for n, p in zip(sizes, set_points, strict=True)],
-        "next_to_tavern": _cells_json(bonus),
-    }
-    return sum(set_points) + len(bonus), explanation
+    explanation = {"sets": sets, "next_to_tavern": _cells_json(bonus)}
+    return sum(s["points"] for s in sets) + len(bonus), explanation
 
 
 # --- parks -------------------------------------------------------------------------------
@@ -167,9 +183,14 @@ def score_parks(city: City) -> tuple[int, dict]:
 # --- houses ------------------------------------------------------------------------------
 
 
+def other_types(type_counts: dict[str, int]) -> list[str]:
+    """The building types other than houses that a city holds (taverns are one type)."""
+    return sorted(t for t, n in type_counts.items() if n and t != "house")
+
+
 def score_houses(city: City) -> tuple[int, dict]:
     """1 per other building type in the city (taverns count once); 1 if next to a factory."""
-    others = sorted(t for t, n in city.type_counts().items() if n and t != "house")
+    others = other_types(city.type_counts())
     houses = city.cells_of("house")
     capped = [c for c in houses if any(city[n] == "factory" for n in neighbours(c))]
     points = len(capped) + (len(houses) - len(capped)) * len(others)
@@ -197,6 +218,84 @@ def score_city(city: City, factory_rank: int) -> tuple[dict[str, int], dict[str,
         "offices": score_offices(city),
         "parks": score_parks(city),
         "houses": score_houses(city),
+    }
+    scores = {name: points for name, (points, _) in results.items()}
+    scores["total"] = sum(scores.values())
+    return scores, {name: why for name, (_, why) in results.items()}
+
+
+# --- Automaville from tile counts (solo game, beginner mode) -------------------------------
+#
+# In the solo game's beginner mode Automaville's tiles are sorted by type, not laid out
+# (French rulebook, MODE DÉBUTANT: "AUTOMAVILLE : Triez les tuiles comme indiqué dans le
+# paragraphe « Automaville » page 1"; that paragraph is not in our copy). The English
+# solitaire rules by Morten Monrad Pedersen (designer) and David Studley ("Solitaire rules
+# for Between Two Cities", the city there called Automacity; read at
+# https://64ozgames.com/pages/between-two-cities-solo and
+# https://www.scribd.com/document/406048316/between-2-cities-automa-rules) say its tiles are
+# scored "maximally":
+#   shops as if optimally placed (their example: 6 shops = 16 + 5 = 21);
+#   houses as if none is next to a factory;
+#   every office gets the +1 bonus if the city has at least one tavern;
+#   taverns in the optimal sets (drink, music and 2 food = 9 + 1 = 10, not 4 + 4 = 8);
+#   parks as if laid in separate pairs, so the Automas may score less than they could
+#   (3 parks = 10, not 12).
+# The text we could read breaks off at the next point (factories); the rules say that what
+# they do not change is played as in a 3-player game, so factories are ranked across the
+# three cities as usual. Every example is a test in tests/test_automaville.py.
+
+
+@cache
+def _best_shop_sizes(count: int) -> tuple[int, ...]:
+    """Sizes of the straight sets (1-4 shops) that score ``count`` shops best."""
+    if count == 0:
+        return ()
+    return max(((k, *_best_shop_sizes(count - k)) for k in range(1, min(4, count) + 1)),
+               key=lambda sizes: sum(SHOP_SET_POINTS[n] for n in sizes))
+
+
+def score_shops_maximally(count: int) -> tuple[int, dict]:
+    """Shops as if optimally placed: the best split into sets of 1-4 (6 shops: 16 + 5)."""
+    sizes = sorted(_best_shop_sizes(count), reverse=True)
+    sets = [{"size": n, "points": SHOP_SET_POINTS[n]} for n in sizes]
+    return sum(s["points"] for s in sets), {"count": count, "sets": sets}
+
+
+def score_offices_maximally(count: int, taverns: int) -> tuple[int, dict]:
+    """Office sets as usual, and +1 for every office if the city has a tavern at all."""
+    sets = office_sets(count)
+    bonus = count if taverns else 0
+    return sum(s["points"] for s in sets) + bonus, {"count": count, "sets": sets,
+                                                   "tavern_bonus": bonus}
+
+
+def score_parks_maximally(count: int) -> tuple[int, dict]:
+    """Parks as separate pairs (8 each), an odd one alone (2): 3 parks are 8 + 2 = 10."""
+    groups = [{"size": 2, "points": park_group_points(2)}] * (count // 2)
+    if count % 2:
+        groups = [*groups, {"size": 1, "points": park_group_points(1)}]
+    return sum(g["points"] for g in groups), {"count": count, "groups": groups}
+
+
+def score_houses_maximally(type_counts: dict[str, int]) -> tuple[int, dict]:
+    """Every house as if no factory were next to it: 1 per other building type."""
+    others = other_types(type_counts)
+    count = type_counts["house"]
+    return count * len(others), {"count": count, "other_types": others,
+                                 "per_house": len(others)}
+
+
+def score_sorted_city(city: SortedCity, factory_rank: int) -> tuple[dict[str, int], dict]:
+    """Automaville from its tile counts, every category scored "maximally" (see above);
+    the same ``(scores, explanations)`` as :func:`score_city`."""
+    types = city.type_counts()
+    results = {
+        "shops": score_shops_maximally(types["shop"]),
+        "factories": factory_points(types["factory"], factory_rank),
+        "taverns": tavern_points({kind: city.count(kind) for kind in TAVERN_KINDS}),
+        "offices": score_offices_maximally(types["office"], types["tavern"]),
+        "parks": score_parks_maximally(types["park"]),
+        "houses": score_houses_maximally(types),
     }
     scores = {name: points for name, (points, _) in results.items()}
     scores["total"] = sum(scores.values())

@@ -7,19 +7,22 @@ Seating (clockwise), for N players named P1..PN:
 - 1 player (solo, French rulebook): three cities, as a 3-player table of You, Automartin and
   Automanon: city 1 = You & Automartin, city 2 = Automaville, city 3 = Automanon & You.
   The difficulty level 1-7 adds -6..+6 points to Automaville.
+  Automaville is a laid-out 4x4 city (full mode) or, in the beginner mode, its tiles sorted
+  by type (a SortedCity, scored "maximally"); the difficulty applies in both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .city import GAME_SUPPLY, TYPES, City, beyond_supply
+from .city import GAME_SUPPLY, TILES, TYPES, City, SortedCity, beyond_supply
 from .errors import TableError
-from .rules import factory_ranks, score_city
+from .rules import factory_ranks, score_city, score_sorted_city
 
 DIFFICULTY_MODIFIER = {1: -6, 2: -4, 3: -2, 4: 0, 5: 2, 6: 4, 7: 6}
 AUTOMAS = ("Automartin", "Automanon")
 AUTOMAVILLE = 1  # index of Automaville among the solo game's three cities
+AUTOMAVILLE_NAME = "Automaville"
 
 
 def cities_for(players: int) -> int:
@@ -52,7 +55,7 @@ def check_seating(players: tuple[str, ...], difficulty: int = 4) -> None:
 class Table:
     """Cities in clockwise seating order, the players' names, and the solo difficulty."""
 
-    cities: tuple[City, ...]
+    cities: tuple[City | SortedCity, ...]
     players: tuple[str, ...] = ()
     difficulty: int = 4
 
@@ -65,7 +68,14 @@ class Table:
             players = "1 player builds" if p == 1 else f"{p} players build"
             given = "1 city was" if n == 1 else f"{n} cities were"
             raise TableError(f"{players} {cities_for(p)} cities, but {given} given")
+        for i, city in enumerate(self.cities):
+            if isinstance(city, SortedCity) and not self.is_automaville(i):
+                raise TableError(f"city {i + 1} is given as tile counts: only Automaville "
+                                 f"(city {AUTOMAVILLE + 1} of a solo game) is scored from counts")
 
+    def is_automaville(self, index: int) -> bool:
+        """Whether city ``index`` is the solo game's Automaville."""
+        return len(self.players) == 1 and index == AUTOMAVILLE
     @property
     def seats(self) -> tuple[str, ...]:
         """Everyone who scores: the players, plus the two Automas in the solo game."""
@@ -80,20 +90,24 @@ class Table:
 
     def modifier(self, index: int) -> int:
         """Points added to a city's total: only Automaville in the solo game."""
-        solo = len(self.players) == 1 and index == AUTOMAVILLE
-        return DIFFICULTY_MODIFIER[self.difficulty] if solo else 0
+        return DIFFICULTY_MODIFIER[self.difficulty] if self.is_automaville(index) else 0
 
 
-def score_cities(cities: list[City]) -> list[dict]:
-    """Score every city; factory ranks are taken across all of them."""
-    ranks = factory_ranks([len(c.cells_of("factory")) for c in cities])
+def score_cities(cities: list[City | SortedCity]) -> list[dict]:
+    """Score every city; factory ranks are taken across all of them (a SortedCity's factory
+    count ranks like any other). A SortedCity gives ``counts`` and ``"mode": "counts"``
+    instead of ``grid``."""
+    ranks = factory_ranks([c.type_counts()["factory"] for c in cities])
     scored = []
     for city, rank in zip(cities, ranks, strict=True):
-        scores, explanation = score_city(city, rank)
-        scored.append(
-            {"grid": city.rows(), "scores": scores, "explanation": explanation,
-             "factory_rank": rank, "warnings": supply_warnings(city)}
-        )
+        if isinstance(city, SortedCity):
+            scores, explanation = score_sorted_city(city, rank)
+            shown = {"mode": "counts", "counts": city.building_counts()}
+        else:
+            scores, explanation = score_city(city, rank)
+            shown = {"grid": city.rows()}
+        scored.append({**shown, "scores": scores, "explanation": explanation,
+                       "factory_rank": rank, "warnings": supply_warnings(city)})
     return scored
 
 
@@ -102,12 +116,16 @@ def _too_many(over: dict[str, int], where: str) -> list[str]:
             for building, n in over.items()]
 
 
-def supply_warnings(city: City) -> list[str]:
-    """Buildings the game has too few of to build this city (a typing or reading slip)."""
-    return _too_many(beyond_supply([city]), "in this city")
+def supply_warnings(city: City | SortedCity) -> list[str]:
+    """Buildings the game has too few of to build this city (a typing or reading slip), and
+    tile counts short of a finished city's 16."""
+    warnings = _too_many(beyond_supply([city]), "in this city")
+    if isinstance(city, SortedCity) and city.total < TILES:
+        warnings.append(f"{city.total} buildings counted, but a finished city has {TILES}")
+    return warnings
 
 
-def table_warnings(cities: list[City]) -> list[str]:
+def table_warnings(cities: list[City | SortedCity]) -> list[str]:
     """Buildings the game has too few of for these cities together (and no city alone)."""
     alone = {b for city in cities for b in beyond_supply([city])}
     over = {b: n for b, n in beyond_supply(cities).items() if b not in alone}
@@ -174,6 +192,8 @@ def score_table(table: Table) -> dict:
     for i, city in enumerate(cities):
         if table.players:
             city["builders"] = table.builders(i)
+        if table.is_automaville(i):
+            city["name"] = AUTOMAVILLE_NAME
         if table.modifier(i):
             city["modifier"] = table.modifier(i)
     result: dict = {"cities": cities, "warnings": table_warnings(list(table.cities))}

@@ -222,3 +222,28 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     assert page.request.get(f"{server}/api/learning").json()["cells"] == 0
     assert blocked == []
     page.close()
+
+
+def test_solo_automaville_typed_as_counts(server, browser):
+    page = browser.new_page(viewport={"width": 360, "height": 780})
+    blocked = watch_policy(page)
+    created = page.request.post(f"{server}/api/tables", data={"players": ["Me"]},
+                                headers={"Origin": server})
+    page.goto(f"{server}/tables/{created.json()['id']}")
+    card = page.locator('.city[data-city="2"]')
+    assert page.locator('.city[data-city="1"] .type-counts').count() == 0
+    card.get_by_role("button", name="Type counts").click()
+    card.get_by_label("Drink tavern").fill("8")
+    card.get_by_role("button", name="Score counts").click()
+    expect(card.locator(".card-error")).to_contain_text("the game has only 7")
+    card.get_by_label("Drink tavern").fill("1")
+    for label, n in (("Shop", "6"), ("Music tavern", "1"), ("Food tavern", "2"), ("Park", "3")):
+        card.get_by_label(label).fill(n)
+    card.get_by_role("button", name="Score counts").click()
+    expect(card.locator(".counts-summary")).to_have_text(
+        "Tiles sorted by type: Shop 6, Drink tavern 1, Food tavern 2, Music tavern 1, Park 3")
+    expect(card.locator(".total")).to_have_text("41 points")
+    page.click('.score[data-category="parks"][data-city="2"]')
+    assert card.locator(".why").inner_text() == "Parks 10: 3 as separate pairs (8 for a pair + 2 for one)"
+    assert blocked == []
+    page.close()

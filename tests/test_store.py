@@ -65,8 +65,8 @@ def test_typing_a_city_in_removes_its_photos(store):
     store.keep_reading(key, 1, b"photo", b"warped", GRID, {"n": 1})
     store.type_city(key, 1, GRID)
     assert files(store) == set() and store.image(key, 1, "photo") is None
-    assert store.get_table(key)["cities"][1] == {"index": 1, "grid": GRID, "reading": None,
-                                                 "photo": False}
+    assert store.get_table(key)["cities"][1] == {"index": 1, "grid": GRID, "counts": None,
+                                                 "reading": None, "photo": False}
 
 
 def test_deleting_a_table_removes_its_files_and_corrections(store):
@@ -190,3 +190,17 @@ def test_damaged_json_in_the_file_reads_as_nothing(store):
         db.execute("UPDATE cities SET grid = '[[1, 2]]', reading = '{' WHERE idx = 0")
     table = store.get_table(key)
     assert table["players"] == [] and table["cities"][0]["reading"] is None
+
+
+def test_counts_and_a_grid_replace_each_other(store):
+    key = store.create_table("t", ["A"], 4, 3)
+    store.keep_reading(key, 1, b"photo", b"warped", GRID, {"n": 1})
+    store.type_counts(key, 1, {"shop": 6})
+    city = store.get_table(key)["cities"][1]
+    assert city["counts"] == {"shop": 6} and city["grid"] is None and not city["photo"]
+    assert files(store) == set()
+    store.set_cell(key, 1, 0, 0, "park")
+    assert store.get_table(key)["cities"][1]["counts"] is None
+    store.type_counts(key, 1, {"park": 3})
+    store.keep_reading(key, 1, b"photo", b"warped", GRID, {"n": 1})
+    assert store.get_table(key)["cities"][1]["counts"] is None

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from scorer.errors import ScorerError
 from scorer.learned import data_folder
 from scorer.photo import DecodeBudget
 
@@ -35,7 +36,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     DATA_DIR, MODEL_DIR; MAX_CONTENT_LENGTH (uploads), MAX_JSON_BYTES, MAX_FORM_MEMORY_SIZE
     and MAX_FORM_PARTS (form fields); DECODE_BUDGET (bytes of photos decoded at once, by
     default 4 uploads' worth); HOST_MODE (a café serving many tables: no list of tables);
-    TRUSTED_HOSTS (``Host`` names answered, None for any).
+    TRUSTED_HOSTS (``Host`` names answered, None for any); LAN_URL (the address phones open,
+    e.g. ``http://192.168.1.20:8000``: pages show a QR code of their link, None for none).
     """
     app = Flask(__name__)
     app.config.from_mapping(
@@ -48,6 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         DECODE_BUDGET=None,
         HOST_MODE=os.environ.get("BTC_HOST_MODE", "") not in ("", "0"),
         TRUSTED_HOSTS=None,
+        LAN_URL=None,
     )
     if test_config:
         app.config.update(test_config)
@@ -119,21 +122,42 @@ def _errors(app: Flask) -> None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,
-          threads: int = 4, host_mode: bool = False) -> None:
-    """Run the app with waitress, the production WSGI server (one model session per process).
+          threads: int = 4, host_mode: bool = False, lan: bool = False) -> None:
+    """Run the app with waitress, the production WSGI server (one model session per process)."""
+    from .server import make_server
+
+    app, host = serving_app(host, port, data_dir, host_mode, lan)
+    print(f"Between Two Cities scorer on http://{host}:{port}  (data in {app.config['DATA_DIR']}"
+          f"{', host mode' if app.config['HOST_MODE'] else ''})", flush=True)
+    if app.config["LAN_URL"]:
+        print(f"Open {app.config['LAN_URL']} on the phones at the table (same Wi-Fi as this "
+              f"machine; here, http://localhost:{port} works too)", flush=True)
+    make_server(app, host, port, threads).run()
+
+
+def serving_app(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,
+                host_mode: bool = False, lan: bool = False) -> tuple[Flask, str]:
+    """The app ``serve`` runs, and the address it listens on.
 
     On a loopback address only loopback host names are answered (no DNS rebinding); on any
-    other, the names in BTC_HOSTS (comma separated) when it is set.
+    other, the names in BTC_HOSTS (comma separated) when it is set. ``lan``: listen on every
+    interface and answer for this machine's LAN addresses and loopback names (and BTC_HOSTS);
+    the pages then show a QR code of their own link for the phones.
     """
-    from .server import make_server
+    from .lan import lan_addresses
 
     config: dict = {"DATA_DIR": data_dir} if data_dir else {}
     if host_mode:
         config["HOST_MODE"] = True
     names = [n.strip() for n in os.environ.get("BTC_HOSTS", "").split(",") if n.strip()]
-    if names or host in LOOPBACK_HOSTS:
+    if lan:
+        addresses = lan_addresses()
+        if not addresses:
+            raise ScorerError("no LAN address found: connect this machine to the Wi-Fi the "
+                              "phones use, or serve on --host ADDRESS with BTC_HOSTS set")
+        host = "0.0.0.0"
+        config["TRUSTED_HOSTS"] = [*addresses, *LOOPBACK_HOSTS, *names]
+        config["LAN_URL"] = f"http://{addresses[0]}:{port}"
+    elif names or host in LOOPBACK_HOSTS:
         config["TRUSTED_HOSTS"] = names or LOOPBACK_HOSTS
-    app = create_app(config)
-    print(f"Between Two Cities scorer on http://{host}:{port}  (data in {app.config['DATA_DIR']}"
-          f"{', host mode' if app.config['HOST_MODE'] else ''})", flush=True)
-    make_server(app, host, port, threads).run()
+    return create_app(config), host

@@ -197,6 +197,16 @@ def type_city(table_id: str, city: int):
     return jsonify(_table_json(table_id))
 
 
+@bp.put("/tables/<table_id>/cities/<int:city>/counts")
+def type_counts(table_id: str, city: int):
+    """Solo beginner mode: Automaville's tiles sorted by type, as counts (scored maximally)."""
+    table = _table(table_id)
+    index = _city_index(table, city)
+    counts = service.check_counts(table, index, _body().get("counts"))
+    _store().type_counts(table_id, index, counts)
+    return jsonify(_table_json(table_id))
+
+
 @bp.put("/tables/<table_id>/cities/<int:city>/cells/<int:row>/<int:col>")
 def correct_cell(table_id: str, city: int, row: int, col: int):
     table = _table(table_id)

@@ -1,12 +1,19 @@
-"""The two HTML pages; everything dynamic on them goes through the JSON API."""
+"""The two HTML pages (everything dynamic on them goes through the JSON API), and their QR codes."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from werkzeug.exceptions import HTTPException
 
 from scorer.city import BUILDINGS
 
 bp = Blueprint("pages", __name__)
+
+
+@bp.context_processor
+def lan_url():
+    """``lan_url``: the address the phones open when serving the LAN (``serve --lan``), else None."""
+    return {"lan_url": current_app.config["LAN_URL"]}
 
 
 @bp.get("/")
@@ -22,3 +29,25 @@ def table(table_id: str):
     if current_app.extensions["store"].get_table(table_id) is None:
         abort(404, description="no such table: check the link")
     return render_template("table.html", table_id=table_id, buildings=BUILDINGS)
+
+
+@bp.get("/qr.svg")
+def qr():
+    """A QR code of one of this app's pages at its LAN address, ``?path=/tables/<id>``; only
+    when serving the LAN, and only for the pages (no other text, no other site)."""
+    from .lan import qr_svg
+
+    base, path = current_app.config["LAN_URL"], request.args.get("path", "/")
+    if not base:
+        abort(404, description="QR codes are shown only when serving the LAN (serve --lan)")
+    try:
+        endpoint, args = current_app.url_map.bind("localhost").match(path, method="GET")
+    except HTTPException:
+        endpoint, args = None, {}
+    page = endpoint == "pages.index" or (
+        endpoint == "pages.table"
+        and current_app.extensions["store"].get_table(args["table_id"]) is not None)
+    if not page:
+        abort(400, description="path: give the path of one of this app's pages, e.g. /tables/ID")
+    return Response(qr_svg(base + path), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})

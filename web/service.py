@@ -11,11 +11,11 @@ import math
 import threading
 import time
 
-from scorer.city import BUILDINGS, City
+from scorer.city import BUILDINGS, City, SortedCity
 from scorer.errors import GridNotFound, LearningRefused, TableError
 from scorer.learned import lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.photo import DecodeBudget, cell_png, open_photo
-from scorer.table import Table, score_cities, score_table, table_warnings
+from scorer.table import AUTOMAVILLE, Table, score_cities, score_table, table_warnings
 
 from .store import PhotoChanged, Store, is_complete
 
@@ -103,18 +103,28 @@ def import_lessons(store: Store, lazy: LazyReader, data: bytes) -> None:
         lazy.refused = None
 
 
+def _known(city: dict) -> City | SortedCity:
+    """A stored city that is known: its grid, or (solo Automaville) its tile counts."""
+    if city.get("counts") is not None:
+        return SortedCity.from_counts(city["counts"])
+    return City.from_rows(city["grid"])
+
+
 def scoreboard(table: dict) -> dict:
     """Scores of a stored table: the full result once every city is known, else per city."""
-    known = [c for c in table["cities"] if is_complete(c["grid"])]
+    known = [c for c in table["cities"]
+             if c.get("counts") is not None or is_complete(c["grid"])]
     if len(known) == len(table["cities"]):
         players = tuple(table["players"])
-        result = score_table(Table(tuple(City.from_rows(c["grid"]) for c in known), players,
+        result = score_table(Table(tuple(_known(c) for c in known), players,
                                    table["difficulty"]))
         result["complete"] = True
         return result
-    cities = [City.from_rows(c["grid"]) for c in known]
+    cities = [_known(c) for c in known]
     scored = score_cities(cities) if known else []
     by_index = dict(zip((c["index"] for c in known), scored, strict=True))
+    if len(table["players"]) == 1 and AUTOMAVILLE in by_index:
+        by_index[AUTOMAVILLE]["name"] = "Automaville"
     return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]],
             "warnings": table_warnings(cities)}
 
@@ -217,6 +227,14 @@ def correct_cell(store: Store, reader: LazyReader, table: dict, index: int, row:
     store.set_cell(table["id"], index, row, col, building, png)
 
 
+def check_counts(table: dict, index: int, counts) -> dict[str, int]:
+    """Automaville's tile counts from JSON (solo table, city 2 only); TableError otherwise."""
+    if len(table["players"]) != 1 or index != AUTOMAVILLE:
+        raise TableError(f"only Automaville (city {AUTOMAVILLE + 1} of a solo table) is typed "
+                         "as tile counts")
+    return SortedCity.from_counts(counts).building_counts()
+
+
 def check_grid(grid) -> list[list[str]]:
     """A typed-in grid from JSON: 4 rows of 4 known tokens (or null for not yet chosen)."""
     if not (isinstance(grid, list) and len(grid) == 4
@@ -237,6 +255,13 @@ def _cell(value):
     return value
 
 
+def _shown(city: dict) -> str:
+    """A scored city in one CSV cell: its grid row by row, or its tile counts."""
+    if city.get("mode") == "counts":
+        return "counts: " + ", ".join(f"{b} {n}" for b, n in city["counts"].items() if n)
+    return " / ".join(" ".join(r) for r in city["grid"])
+
+
 def export_csv(table: dict, result: dict) -> str:
     """One row per city: who built it, the six categories and the total; then the players."""
     out = io.StringIO()
@@ -250,7 +275,7 @@ def export_csv(table: dict, result: dict) -> str:
         writer.writerow(map(_cell, [
             i + 1, " & ".join(city.get("builders", [])), s["shops"], s["factories"],
             s["taverns"], s["offices"], s["parks"], s["houses"], s["total"],
-            " / ".join(" ".join(r) for r in city["grid"])]))
+            _shown(city)]))
     if result.get("players"):
         writer.writerow([])
         writer.writerow(["rank", "player", "final", "cities"])

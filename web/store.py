@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS cities (
     photo_file TEXT,                -- the photo, in the table's image folder
     warped_file TEXT,               -- the city warped upright, from that photo
     cells BLOB,                     -- float16 (16, D + L): the reading's cells, to learn from
+    counts TEXT,                    -- JSON building -> n: solo Automaville's tiles sorted by
+                                    -- type (beginner mode), instead of a grid
     PRIMARY KEY (table_id, idx)
 );
 CREATE TABLE IF NOT EXISTS corrections (
@@ -65,7 +67,7 @@ CREATE TABLE IF NOT EXISTS lessons (  -- labelled cells kept apart from any tabl
     created REAL NOT NULL
 );
 """
-VERSION = 3
+VERSION = 4
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ORPHAN_GRACE_S = 600  # unreferenced files younger than this may belong to a request in flight
 
@@ -136,6 +138,7 @@ class Store:
             db.execute("ALTER TABLE tables ADD COLUMN key TEXT")
         for table, column, kind in (("cities", "photo_file", "TEXT"),
                                     ("cities", "warped_file", "TEXT"), ("cities", "cells", "BLOB"),
+                                    ("cities", "counts", "TEXT"),
                                     ("corrections", "model_guess", "TEXT"),
                                     ("corrections", "reading", "TEXT"),
                                     ("corrections", "cell", "BLOB")):
@@ -229,7 +232,8 @@ class Store:
                 chosen.setdefault(r["city"], []).append([r["row"], r["col"]])
         table = self._table_row(row)
         table["cities"] = [
-            {"index": c["idx"], "grid": _load(c["grid"]), "reading": _with_chosen(
+            {"index": c["idx"], "grid": _load(c["grid"]), "counts": _load(c["counts"]),
+             "reading": _with_chosen(
                 _load(c["reading"]), chosen.get(c["idx"], [])),
              "photo": c["photo_file"] is not None}
             for c in cities
@@ -291,11 +295,21 @@ class Store:
 
     def type_city(self, key: str, index: int, grid) -> None:
         """A city typed in: its grid, no reading, and no photo any more."""
+        self._typed(key, index, grid, None)
+
+    def type_counts(self, key: str, index: int, counts: dict[str, int]) -> None:
+        """Automaville typed in as tile counts (solo beginner mode): no grid, reading or
+        photo any more."""
+        self._typed(key, index, None, counts)
+
+    def _typed(self, key: str, index: int, grid, counts) -> None:
         with self._city(key, index) as (db, city):
             city.update(photo_file=None, warped_file=None)
-            db.execute("UPDATE cities SET grid = ?, reading = NULL, photo = 0, photo_file = NULL,"
-                       " warped_file = NULL, cells = NULL WHERE table_id = ? AND idx = ?",
-                       (json.dumps(grid), city["table_id"], index))
+            db.execute("UPDATE cities SET grid = ?, counts = ?, reading = NULL, photo = 0, "
+                       "photo_file = NULL, warped_file = NULL, cells = NULL "
+                       "WHERE table_id = ? AND idx = ?",
+                       (None if grid is None else json.dumps(grid),
+                        None if counts is None else json.dumps(counts), city["table_id"], index))
 
     def _row_id(self, key: str) -> int:
         with self._db(write=False) as db:
@@ -324,7 +338,7 @@ class Store:
                 grid, reading = self._carry_choices(db, city, files[0], grid, reading)
             city.update(warped_file=files[0], photo_file=files[1] if photo else city["photo_file"])
             db.execute("UPDATE cities SET grid = ?, reading = ?, photo = 1, photo_file = ?, "
-                       "warped_file = ?, cells = ? WHERE table_id = ? AND idx = ?",
+                       "warped_file = ?, cells = ?, counts = NULL WHERE table_id = ? AND idx = ?",
                        (json.dumps(grid), json.dumps(reading), city["photo_file"],
                         city["warped_file"], cells, city["table_id"], index))
 
@@ -393,7 +407,7 @@ class Store:
         with self._city(key, index, files) as (db, city):
             grid = _load(city["grid"]) or [[None] * 4 for _ in range(4)]
             before, grid[row][col] = grid[row][col], building
-            db.execute("UPDATE cities SET grid = ? WHERE table_id = ? AND idx = ?",
+            db.execute("UPDATE cities SET grid = ?, counts = NULL WHERE table_id = ? AND idx = ?",
                        (json.dumps(grid), city["table_id"], index))
             unused = self._record_choice(db, city, row, col, before, building, files)
         self._remove(city["row_id"], unused)
@@ -457,7 +471,8 @@ class Store:
                             "ORDER BY table_id, idx").fetchall()
         complete = {}
         for c in cities:
-            complete[c["table_id"]] = complete.get(c["table_id"], True) and is_complete(_load(c["grid"]))
+            known = is_complete(_load(c["grid"])) or c["counts"] is not None
+            complete[c["table_id"]] = complete.get(c["table_id"], True) and known
         for c in cities:
             reading, grid = _load(c["reading"]), _load(c["grid"])
             if not c["cells"] or not isinstance(reading, dict) or reading.get("unread") \

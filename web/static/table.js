@@ -3,6 +3,10 @@ const api = `/api/tables/${encodeURIComponent(document.getElementById("cities").
 const SHORT = { shop: "S", factory: "F", office: "O", park: "P", house: "H",
   "tavern-drink": "Td", "tavern-food": "Tf", "tavern-music": "Tm", "tavern-bed": "Tb" };
 const CATEGORIES = ["shops", "factories", "taverns", "offices", "parks", "houses"];
+const BUILDINGS = ["shop", "factory", "tavern-drink", "tavern-food", "tavern-music", "tavern-bed", "office", "park", "house"];
+const SUPPLY = { "tavern-drink": 7, "tavern-food": 7, "tavern-music": 7, "tavern-bed": 7 }; // others: 16 in a city
+const buildingName = (b) => (b.startsWith("tavern-") ? `${b.slice(7)[0].toUpperCase()}${b.slice(8)} tavern` : `${b[0].toUpperCase()}${b.slice(1)}`);
+const countsOpen = new Set(); // city indexes whose "Type counts" form is open
 const LOW = 0.8;
 let table = null;
 let highlight = null; // {city, cells, text}
@@ -239,6 +243,42 @@ function cornerPicker(index, message) {
   return el("div", {}, note, wrap);
 }
 
+// Solo beginner mode: Automaville's tiles are sorted by type, so the player types counts.
+const isAutomaville = (index) => table.players.length === 1 && index === 1;
+
+function countsForm(city, index) {
+  const form = el("form", { className: "counts", noValidate: true }); // the server's one-line error says what is wrong
+  form.setAttribute("aria-label", "Automaville's tiles by type");
+  const fields = el("div", { className: "count-fields" });
+  for (const b of BUILDINGS) {
+    const input = el("input", { type: "number", name: b, min: 0, max: SUPPLY[b] || 16, step: 1, value: (city.counts && city.counts[b]) || 0, inputMode: "numeric" });
+    fields.append(el("label", { className: "count" }, `${buildingName(b)} `, input));
+  }
+  const send = el("button", { type: "submit", className: "small primary", textContent: "Score counts" });
+  form.append(el("p", { className: "hint", textContent: "Beginner mode: how many of each building Automaville has (scored as if optimally placed)." }), fields, send);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const counts = {};
+    for (const b of BUILDINGS) {
+      const value = form.elements[b].value.trim();
+      counts[b] = value === "" ? 0 : Number(value);
+    }
+    send.disabled = true;
+    try {
+      table = await call("PUT", `${api}/cities/${index + 1}/counts`, { counts });
+      countsOpen.delete(index);
+      setCardError(index, "");
+    } catch (error) { setCardError(index, error.message); }
+    render();
+  });
+  return form;
+}
+
+function countsSummary(city) {
+  const parts = BUILDINGS.filter((b) => city.counts[b]).map((b) => `${buildingName(b)} ${city.counts[b]}`);
+  return el("p", { className: "counts-summary", textContent: `Tiles sorted by type: ${parts.join(", ") || "none"}` });
+}
+
 function cityCard(city, index) {
   const card = el("section", { className: "card city", id: `city-${index + 1}` });
   card.dataset.city = index + 1;
@@ -263,6 +303,16 @@ function cityCard(city, index) {
     actions.append(type);
   }
   const unread = city.photo && (!city.grid || (city.reading && city.reading.unread));
+  if (isAutomaville(index)) {
+    const open = countsOpen.has(index);
+    const counts = el("button", { className: "small type-counts", textContent: city.counts ? "Change counts" : "Type counts" });
+    counts.setAttribute("aria-expanded", String(open));
+    counts.addEventListener("click", () => {
+      if (countsOpen.has(index)) countsOpen.delete(index); else countsOpen.add(index);
+      render();
+    });
+    actions.append(counts);
+  }
   if (city.photo && !unread) {
     const adjust = el("button", { className: "small", textContent: "Adjust corners" });
     adjust.addEventListener("click", () => {
@@ -273,6 +323,8 @@ function cityCard(city, index) {
   }
   card.append(actions);
   if (unread) card.append(cornerPicker(index, "No city found in the last photo. Tap the city's four corners on it, or take another photo."));
+  if (city.counts) card.append(countsSummary(city));
+  if (isAutomaville(index) && countsOpen.has(index)) card.append(countsForm(city, index));
   if (city.grid) card.append(gridView(city, index));
   const corrected = correctedCells(city);
   const uncertain = city.reading && city.reading.uncertain ? city.reading.uncertain : [];
@@ -346,13 +398,28 @@ function pickCell(index, r, c, current) {
 
 // --- scoreboard --------------------------------------------------------------------------
 
-function explanationCells(category, why) {
+function explanationCells(category, why, mode) {
+  if (mode === "counts") return []; // tiles sorted by type: no cells to point at
   const lists = { shops: why.sets && why.sets.flatMap((s) => s.cells), parks: why.groups && why.groups.flatMap((g) => g.cells),
     houses: why.next_to_factory, offices: why.next_to_tavern };
   return lists[category] || [];
 }
 
-function explanationText(category, why, points) {
+// Automaville from tile counts, scored "maximally" (solo beginner mode).
+function countsExplanation(category, why, points) {
+  const sets = (list) => list.map((s) => `${s.points} for ${s.size}`).join(" + ");
+  switch (category) {
+    case "shops": return `Shops ${points}: ${why.count} as if optimally placed` + (why.count ? ` (${sets(why.sets)})` : "");
+    case "factories": return `Factories ${points}: ${why.count} × ${why.per_tile} (rank ${why.rank || "-"} at the table)`;
+    case "taverns": return `Taverns ${points}: best sets ` + (why.sets.map((s) => `${s.points} for ${s.kinds.map((k) => k.slice(7)).join("+")}`).join(", ") || "none");
+    case "offices": return `Offices ${points}: ${sets(why.sets) || "none"}` + (why.tavern_bonus ? `, +1 for each of the ${why.count} (Automaville has a tavern)` : "");
+    case "parks": return `Parks ${points}: ${why.count} as separate pairs` + (why.count ? ` (${why.groups.map((g) => `${g.points} for ${g.size === 2 ? "a pair" : "one"}`).join(" + ")})` : "");
+    default: return `Houses ${points}: ${why.count} × ${why.per_house} (${why.other_types.join(", ") || "no other types"}; none next to a factory)`;
+  }
+}
+
+function explanationText(category, why, points, mode) {
+  if (mode === "counts") return countsExplanation(category, why, points);
   const cells = (list) => list.map(([r, c]) => `r${r + 1}c${c + 1}`).join(" ");
   switch (category) {
     case "shops": return `Shops ${points}: ` + (why.sets.map((s) => `${s.points} for ${cells(s.cells)}`).join(", ") || "none");
@@ -379,7 +446,7 @@ function scoreboard() {
       button.dataset.city = i + 1;
       button.addEventListener("click", () => {
         const why = city.explanation[category];
-        highlight = { city: i, cells: explanationCells(category, why), text: explanationText(category, why, city.scores[category]) };
+        highlight = { city: i, cells: explanationCells(category, why, city.mode), text: explanationText(category, why, city.scores[category], city.mode) };
         render();
         document.querySelector(`.city[data-city="${i + 1}"]`).scrollIntoView({ behavior: "smooth", block: "center" });
       });
