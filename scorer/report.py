@@ -79,9 +79,13 @@ def format_city_block(index: int, city: dict, label: str = "") -> list[str]:
     for category in CATEGORIES:
         why = (explain_counts if counts else explain)(category, city["explanation"][category])
         lines.append(f"  {category:<10}{city['scores'][category]:>4}  {why}")
-    if city.get("modifier"):
-        lines.append(f"  {'difficulty':<10}{city['modifier']:>+4}")
-    lines.append(f"  {'total':<10}{city['scores']['total'] + city.get('modifier', 0):>4}")
+    difficulty = city.get("difficulty")
+    if difficulty:
+        lines.append(f"  {'difficulty':<10}{difficulty['modifier']:>+4}  level "
+                     f"{difficulty['level']} (Automaville -6..+6)")
+        lines.append(f"  {'total':<10}{difficulty['total']:>4}  {difficulty['line']}")
+    else:
+        lines.append(f"  {'total':<10}{city['scores']['total'] + city.get('modifier', 0):>4}")
     if city.get("uncertain"):
         doubtful = [f"{_cells([cell])} ({city['confidence'][cell[0]][cell[1]]:.0%} sure)"
                     for cell in city["uncertain"]]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .city import GAME_SUPPLY, TILES, TYPES, City, SortedCity, beyond_supply
 from .errors import TableError
-from .rules import factory_ranks, score_city, score_sorted_city
+from .rules import CATEGORIES, factory_ranks, score_city, score_sorted_city
 
 DIFFICULTY_MODIFIER = {1: -6, 2: -4, 3: -2, 4: 0, 5: 2, 6: 4, 7: 6}
 AUTOMAS = ("Automartin", "Automanon")
@@ -157,7 +157,7 @@ def _tiebreak_key(entry: dict, two_player: bool) -> tuple:
 
 def _criteria(two_player: bool) -> list[str]:
     first = [] if two_player else ["higher city score"]
-    return ["final score", *first, *(f"{t}s" for t in TYPES)]
+    return ["final score", *first, *CATEGORIES]  # shops, factories (not "factorys"), ...
 
 
 def rank_players(entries: list[dict], two_player: bool) -> list[str]:
@@ -186,6 +186,17 @@ def rank_players(entries: list[dict], two_player: bool) -> list[str]:
     return reasons
 
 
+def difficulty_line(buildings: int, level: int) -> dict:
+    """Automaville's difficulty named on its own: the buildings' points, the level's
+    modifier and the total the Automas score, with the sum written out ("56 + 4 = 60")."""
+    modifier = DIFFICULTY_MODIFIER[level]
+    sign = "-" if modifier < 0 else "+"
+    return {"level": level, "modifier": modifier, "buildings": buildings,
+            "total": buildings + modifier,
+            "line": f"{buildings} {sign} {abs(modifier)} = {buildings + modifier} "
+                    f"(difficulty {level})"}
+
+
 def score_table(table: Table) -> dict:
     """Scores of every city, and when players are named: final scores, ranking and winner."""
     cities = score_cities(list(table.cities))
@@ -194,6 +205,7 @@ def score_table(table: Table) -> dict:
             city["builders"] = table.builders(i)
         if table.is_automaville(i):
             city["name"] = AUTOMAVILLE_NAME
+            city["difficulty"] = difficulty_line(city["scores"]["total"], table.difficulty)
         if table.modifier(i):
             city["modifier"] = table.modifier(i)
     result: dict = {"cities": cities, "warnings": table_warnings(list(table.cities))}

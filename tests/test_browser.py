@@ -247,3 +247,300 @@ def test_solo_automaville_typed_as_counts(server, browser):
     assert card.locator(".why").inner_text() == "Parks 10: 3 as separate pairs (8 for a pair + 2 for one)"
     assert blocked == []
     page.close()
+
+
+def test_home_page_shows_each_tables_winner_and_the_players_stats(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4,
+            ["park"] * 4]
+    houses = [["house"] * 4, ["house"] * 4, ["shop", "tavern-food", "tavern-drink", "office"],
+              ["park"] * 4]
+    low = [["park"] * 4, ["park"] * 4, ["house"] * 4, ["factory"] * 4]
+    ids = []
+    for name, players, grids in (("Tuesday", ["Xia", "Yan", "Zoe"], [grid, houses, low]),
+                                 ("Wednesday", ["xia", "Yan", "Zoe", "Wu"], [grid] * 3)):
+        created = page.request.post(f"{server}/api/tables", headers={"Origin": server},
+                                    data={"name": name, "players": players}).json()
+        for city, rows in enumerate(grids, 1):
+            assert page.request.put(f"{server}/api/tables/{created['id']}/cities/{city}/grid",
+                                    headers={"Origin": server}, data={"grid": rows}).ok
+        ids.append(created["id"])
+    page.goto(server)
+    done = page.locator(f'.tables li[data-id="{ids[0]}"]')
+    expect(done.locator(".table-winner")).to_have_text("Winner: Yan")
+    assert done.locator(".table-scores").inner_text() == "Yan 47 · Zoe 37 · Xia 37"
+    assert re.search(r"\d", done.locator("time").inner_text())
+    assert done.locator(".table-players").inner_text() == "Xia, Yan, Zoe"
+    ongoing = page.locator(f'.tables li[data-id="{ids[1]}"]')
+    expect(ongoing.locator(".table-progress")).to_have_text("3 of 4 cities")
+    assert ongoing.locator(".table-winner").count() == 0
+
+    stats = page.locator("#stats-table")
+    expect(stats).to_be_visible()
+    rows = {r.locator("th").inner_text(): r.locator("td").all_inner_texts()
+            for r in stats.locator("tbody tr").all()}
+    assert rows["Yan"] == ["1", "1", "47.0", "47", "53"]
+    assert rows["Zoe"] == ["1", "0", "37.0", "37", "53"]
+    assert "Wu" not in rows  # only complete tables count
+    assert blocked == []
+    page.close()
+
+
+# --- the table page at phone size (issue 11): results first, busy cities, keyboard, names ---
+
+def new_table(page, server, players) -> str:
+    created = page.request.post(f"{server}/api/tables", data={"players": players},
+                                headers={"Origin": server})
+    assert created.ok
+    return created.json()["id"]
+
+
+def type_grid(page, server, table_id, city, grid):
+    answer = page.request.put(f"{server}/api/tables/{table_id}/cities/{city}/grid",
+                              data={"grid": grid}, headers={"Origin": server})
+    assert answer.ok, answer.text()
+
+
+def luminance(css: str) -> float:
+    channels = [int(v) / 255 for v in re.findall(r"\d+(?:\.\d+)?", css)[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    players = ["Ann", "Ben", "Bartholomew", "Dee", "Maximiliana", "Fay", "Gus"]
+    table_id = new_table(page, server, players)
+    grids = [truth(c)["grid"] for c in CASES[:7]]
+    for i, grid in enumerate(grids[:6]):
+        type_grid(page, server, table_id, i + 1, grid)
+    page.goto(f"{server}/tables/{table_id}")
+    page.locator(".scores").wait_for()
+    before = ("([a, b]) => Boolean(document.querySelector(a)"
+              ".compareDocumentPosition(document.querySelector(b)) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    assert page.evaluate(before, ["#cities", "#scoreboard-card"])  # not complete: at the end
+    assert page.locator(".winner").count() == 0
+
+    type_grid(page, server, table_id, 7, grids[6])
+    page.reload()
+    page.locator(".winner").wait_for()
+    assert page.evaluate(before, ["#scoreboard-card", "#cities"])  # complete: before the cities
+    expect(page.locator("#scoreboard-title")).to_have_text("Results")
+    assert page.locator(".winner").bounding_box()["y"] < page.locator(".city").first.bounding_box()["y"]
+    # Columns are named by who built each city.
+    names = page.locator(".scores thead .builders").all_inner_texts()
+    assert names == [f"{players[i]} & {players[(i + 1) % 7]}" for i in range(7)]
+    # Seven cities do not widen the page: the table scrolls, its first column stays put.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    scroll = page.locator("#scoreboard .scroll")
+    assert scroll.evaluate("s => s.scrollWidth > s.clientWidth")
+    first = page.locator(".scores tbody th").first
+    assert first.evaluate("th => getComputedStyle(th).position") == "sticky"
+    left = first.bounding_box()["x"]
+    scroll.evaluate("s => { s.scrollLeft = s.scrollWidth; }")
+    assert abs(first.bounding_box()["x"] - left) < 1
+    # No name is clipped by the seating diagram.
+    svg = page.locator("#seating-diagram svg").bounding_box()
+    for seat in page.locator(".seating .seat").all():
+        box = seat.bounding_box()
+        assert box["x"] >= svg["x"] - 0.5 and box["x"] + box["width"] <= svg["x"] + svg["width"] + 0.5
+        assert box["y"] >= svg["y"] - 0.5 and box["y"] + box["height"] <= svg["y"] + svg["height"] + 0.5
+    assert blocked == []
+    page.close()
+
+
+def test_a_city_being_read_says_so_and_early_taps_wait_for_the_table(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    held = []
+    holding = [True]
+
+    def hold_first_get(route):
+        if route.request.method == "GET" and holding[0]:
+            holding[0] = False
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/api/tables/[^/?]+$"), hold_first_get)
+    prompts = []
+    page.on("dialog", lambda dialog: (prompts.append(dialog.type), dialog.dismiss()))
+    page.goto(f"{server}/tables/{table_id}")
+    page.click("#rename")  # before the table arrived
+    page.wait_for_timeout(200)
+    assert held and prompts == []
+    held.pop().continue_()
+    expect(page.locator(".city")).to_have_count(3)
+    page.wait_for_function("document.title.includes('Between Two Cities')")
+    page.wait_for_timeout(200)
+    assert prompts == ["prompt"] and errors == []
+
+    # While a photo of city 1 is read, its card says so and its buttons are disabled.
+    page.route("**/cities/1/photo", lambda route: held.append(route))
+    card = page.locator('.city[data-city="1"]')
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(photo(CASES[0])))
+    expect(card.locator(".reading-overlay")).to_have_text("Reading…")
+    expect(card).to_have_attribute("aria-busy", "true")
+    for name in ("Take photo", "Choose photo", "Type in"):
+        expect(card.get_by_role("button", name=name, include_hidden=True)).to_be_disabled()
+    expect(page.locator("#all-photos-button")).to_be_disabled()
+    expect(page.locator('.city[data-city="2"] .reading-overlay')).to_have_count(0)
+    for _ in range(200):  # the photo is shrunk first, then sent
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held.pop().continue_()
+    card.locator(".grid-wrap.photo").wait_for(timeout=60_000)
+    expect(card.locator(".reading-overlay")).to_have_count(0)
+    expect(card.get_by_role("button", name="Choose photo")).to_be_enabled()
+    assert errors == []
+    page.close()
+
+
+def test_type_over_asks_first(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    grid = truth(CASES[0])["grid"]
+    type_grid(page, server, table_id, 1, grid)
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="1"]')
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog), dialog.dismiss()))
+    card.get_by_role("button", name="Type over").click()
+    page.wait_for_timeout(300)
+    assert asked and asked[0].type == "confirm" and "Type over City 1" in asked[0].message
+    assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in grid]  # kept
+    page.once("dialog", lambda dialog: dialog.accept())
+    card.get_by_role("button", name="Type over").click()
+    expect(card.locator(".cell span").first).to_have_text("?")
+    assert cell_labels(page, 1) == [["?"] * 4] * 4
+    page.close()
+
+
+def test_table_page_works_with_the_keyboard_and_a_screen_reader(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    grid = [["shop", "factory", "park", "house"], ["office"] * 4, ["park"] * 4, ["house"] * 4]
+    type_grid(page, server, table_id, 2, grid)
+
+    def fake_reading(route):  # city 2 read from a photo, its first cell uncertain
+        answer = route.fetch()
+        data = answer.json()
+        data["cities"][1]["reading"] = {
+            "warp": {"pad": 0, "side": 100}, "model_grid": grid, "uncertain": [[0, 0]],
+            "confidence": [[0.4, 1, 1, 1]] + [[1] * 4] * 3}
+        route.fulfill(response=answer, json=data)
+
+    page.route(re.compile(r"/api/tables/[^/?]+$"),
+               lambda route: fake_reading(route) if route.request.method == "GET" else route.continue_())
+    # Listening from the start: chromium intercepts file choosers only once someone listens.
+    page.on("filechooser", lambda chooser: None)
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="2"]')
+    # Cells have names; a flagged cell says so and shows a "?" badge, not only a colour.
+    expect(card.get_by_role("button", name="Row 1, column 2: factory", exact=True)).to_have_count(1)
+    flagged = card.get_by_role("button", name="Row 1, column 1: shop, to check", exact=True)
+    expect(flagged).to_have_class(re.compile(r"\blow\b"))
+    expect(flagged.locator(".flag")).to_have_text("?")
+    assert card.locator(".flag").count() == 1
+
+    # "Photograph all" and "Take photo" are reached with Tab and open the file chooser.
+    def tab_to(selector):
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if page.evaluate("s => document.activeElement === document.querySelector(s)", selector):
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+
+    tab_to("#all-photos-button")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    assert chooser.value.is_multiple()
+    chooser.value.set_files([])  # closes it: chromium opens one chooser at a time
+    tab_to('.city[data-city="1"] .take-photo')
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    assert not chooser.value.is_multiple()
+    assert chooser.value.element.get_attribute("capture") == "environment"
+    chooser.value.set_files([])
+    tab_to('.city[data-city="1"] .choose-photo')
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press(" ")
+    assert chooser.value.element.get_attribute("capture") is None
+
+    # The progress text can be read over the bar and over its track (4.5:1 or more).
+    page.evaluate("document.getElementById('progress').hidden = false")
+    colors = page.evaluate("""() => {
+        const bar = document.getElementById('progress');
+        const style = (n) => getComputedStyle(n);
+        return [style(bar.lastElementChild).color, style(bar.firstElementChild).backgroundColor,
+                style(bar).backgroundColor]; }""")
+    assert contrast(colors[0], colors[1]) >= 4.5 and contrast(colors[0], colors[2]) >= 4.5
+    page.close()
+
+
+def test_solo_difficulty_shows_only_for_one_player(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server)
+    row = page.locator("#difficulty-row")
+    expect(row).to_be_hidden()
+    page.fill("textarea[name=players]", "Ann, Ben")
+    expect(row).to_be_hidden()
+    page.fill("textarea[name=players]", "Solo")
+    expect(row).to_be_visible()
+    page.fill("textarea[name=players]", "Solo, Two")
+    expect(row).to_be_hidden()
+    page.close()
+
+
+def test_three_game_solo_campaign(server, browser):
+    """Three solo tables typed in through the API, then a campaign driven on its pages."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    grids = {"S": [["shop"] * 4] * 4, "P": [["park"] * 4] * 4, "H": [["house"] * 4] * 4,
+             "M": [["shop"] * 4, ["factory", "house", "tavern-drink", "park"],
+                   ["office", "office", "tavern-music", "park"],
+                   ["house", "tavern-food", "tavern-bed", "factory"]]}
+    tables = []
+    for number, cities in enumerate(("MHS", "PSM", "MHS"), start=1):
+        made = page.request.post(f"{server}/api/tables", data={
+            "name": f"Spring game {number}", "players": ["Me"], "difficulty": 2})
+        table_id = made.json()["id"]
+        for i, c in enumerate(cities, start=1):
+            typed = page.request.put(f"{server}/api/tables/{table_id}/cities/{i}/grid",
+                                     data={"grid": grids[c]})
+            assert typed.ok, typed.text()
+        tables.append(table_id)
+    page.goto(server)
+    page.click("#campaigns-link")
+    page.fill("input[name=name]", "Spring")
+    page.select_option("select[name=difficulty]", "2")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/campaigns/*")
+    expect(page.locator("#campaign-name")).to_have_text("Spring")
+    expect(page.locator("#campaign-total")).to_have_text("No games yet.")
+    totals = ["91", "91 + 50 = 141", "91 + 50 + 93 = 234"]
+    games = zip(tables, ("shop", "park", "tavern"), totals, strict=True)
+    for number, (table_id, kind, total) in enumerate(games, start=1):
+        expect(page.locator("#add-game-title")).to_have_text(f"Add game {number} of 3")
+        page.select_option("#game-table", table_id)
+        page.select_option("#game-type", kind)
+        page.click("#add-game button[type=submit]")
+        expect(page.locator(".campaign-game")).to_have_count(number)
+        expect(page.locator("#campaign-total")).to_contain_text(total)
+    expect(page.locator("#campaign-total")).to_have_text("Final: 91 + 50 + 93 = 234 campaign points")
+    expect(page.locator(".campaign-game").first).to_contain_text("16 x 2 = 32; you won")
+    expect(page.locator("#add-game-card")).to_be_hidden()
+    page.goto(f"{server}/campaigns")
+    expect(page.locator(".best-campaigns li").first).to_contain_text("Spring — 234 campaign points")
+    assert blocked == []
+    page.close()

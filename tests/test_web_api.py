@@ -94,7 +94,7 @@ def test_typed_cities_score_the_table_and_export(client):
         table = client.put(f"/api/tables/{table['id']}/cities/{city}/grid", json={"grid": GRID}).json
     assert table["scores"]["complete"] and table["scores"]["winner"] == ["Ann", "Ben", "Cy"]
     csv = client.get(f"/api/tables/{table['id']}/export.csv").data.decode()
-    assert csv.startswith("city,builders,shops") and "Ann & Ben" in csv
+    assert csv.startswith("table,Friday") and "\ncity,builders,shops" in csv and "Ann & Ben" in csv
     exported = client.get(f"/api/tables/{table['id']}/export.json").json
     assert exported["scores"]["cities"][0]["scores"]["total"] > 0
 
@@ -561,3 +561,124 @@ def test_cities_beyond_the_games_supply_together_are_warned_about(client):
     assert scores["complete"]
     assert scores["warnings"] == [
         "36 shop buildings in these cities together, but the game has only 24"]
+
+
+# --- history of the tables, players' statistics, the CSV's header and players -----------------
+
+HOUSES = [["house"] * 4, ["house"] * 4, ["shop", "tavern-food", "tavern-drink", "office"],
+          ["park"] * 4]  # 53 points beside GRID and LOW
+LOW = [["park"] * 4, ["park"] * 4, ["house"] * 4, ["factory"] * 4]  # 37 points beside them
+
+
+def typed_table(client, name, players, grids):
+    table = client.post("/api/tables", json={"name": name, "players": list(players)}).json
+    for city, grid in enumerate(grids, 1):
+        assert client.put(f"/api/tables/{table['id']}/cities/{city}/grid",
+                          json={"grid": grid}).status_code == 200
+    return table["id"]
+
+
+def three_nights(client):
+    """Monday: a three-way shared win at 48; Tuesday: Ben wins 47, Dee and ann 37 (Dee ahead
+    on the higher city); Wednesday: 3 of 4 cities typed in."""
+    return (typed_table(client, "Monday", ("Ann", "Ben", "Cy"), [GRID] * 3),
+            typed_table(client, "Tuesday", (" ann ", "Ben", "Dee"), [GRID, HOUSES, LOW]),
+            typed_table(client, "Wednesday", ("Ann", "Ben", "Cy", "Dee"), [GRID] * 3))
+
+
+def test_history_gives_each_tables_winner_and_scores(client):
+    monday, tuesday, wednesday = three_nights(client)
+    tables = client.get("/api/history").json["tables"]
+    assert [t["id"] for t in tables] == [wednesday, tuesday, monday]
+    assert [t["name"] for t in tables] == ["Wednesday", "Tuesday", "Monday"]
+    assert all(isinstance(t["created"], float) and "cities" not in t for t in tables)
+    assert tables[0]["players"] == ["Ann", "Ben", "Cy", "Dee"]
+    assert tables[0]["summary"] == {"complete": False, "known": 3, "cities": 4}
+    assert tables[1]["summary"] == {
+        "complete": True, "cities": 3, "winner": ["Ben"],
+        "scores": [{"name": "Ben", "final": 47, "rank": 1}, {"name": "Dee", "final": 37, "rank": 2},
+                   {"name": "ann", "final": 37, "rank": 3}]}
+    assert tables[2]["summary"]["winner"] == ["Ann", "Ben", "Cy"]
+    assert [s["rank"] for s in tables[2]["summary"]["scores"]] == [1, 1, 1]
+    # an empty table is 0 of its cities
+    empty = new_table(client)["id"]
+    assert client.get("/api/history").json["tables"][0]["summary"] == {
+        "complete": False, "known": 0, "cities": 4}
+    assert client.get(f"/api/tables/{empty}").status_code == 200
+
+
+def test_stats_per_player_over_complete_tables(client):
+    three_nights(client)
+    players = client.get("/api/stats").json["players"]
+    assert players == [
+        {"name": "Ben", "games": 2, "wins": 2, "average": 47.5, "best": 48, "best_city": 53},
+        {"name": "ann", "games": 2, "wins": 1, "average": 42.5, "best": 48, "best_city": 48},
+        {"name": "Cy", "games": 1, "wins": 1, "average": 48.0, "best": 48, "best_city": 48},
+        {"name": "Dee", "games": 1, "wins": 0, "average": 37.0, "best": 37, "best_city": 53}]
+
+
+def test_stats_count_the_solo_player_not_the_automas(client):
+    table = client.post("/api/tables", json={"players": ["Me"]}).json
+    for city in (1, 2, 3):
+        client.put(f"/api/tables/{table['id']}/cities/{city}/grid", json={"grid": GRID})
+    scores = client.get(f"/api/tables/{table['id']}").json["scores"]
+    me = next(p for p in scores["players"] if p["name"] == "Me")
+    assert client.get("/api/stats").json["players"] == [
+        {"name": "Me", "games": 1, "wins": int("Me" in scores["winner"]),
+         "average": float(me["final"]), "best": me["final"], "best_city": max(me["city_totals"])}]
+    summary = client.get("/api/history").json["tables"][0]["summary"]
+    assert {s["name"] for s in summary["scores"]} == {"Me", "Automartin", "Automanon"}
+
+
+def test_history_and_stats_survive_stored_values_the_scorer_refuses(app, client):
+    import sqlite3
+
+    typed_table(client, "Monday", ("Ann", "Ben", "Cy"), [GRID] * 3)
+    with sqlite3.connect(app.extensions["store"].path) as db:
+        db.execute("UPDATE tables SET players = ?", ('["Ann", "ann", "Cy"]',))
+    assert client.get("/api/history").json["tables"][0]["summary"]["complete"] is False
+    assert client.get("/api/stats").json["players"] == []
+
+
+def test_host_mode_shares_no_history_or_stats(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path), "HOST_MODE": True})
+    client = app.test_client()
+    typed_table(client, "Monday", ("Ann", "Ben", "Cy"), [GRID] * 3)
+    for url in ("/api/history", "/api/stats"):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert "does not list its tables" in response.json["error"]
+    page = client.get("/").data.decode()
+    assert "Monday" not in page and 'id="stats"' not in page and 'id="history"' not in page
+
+
+def test_csv_has_the_name_date_each_players_cities_and_tiebreaks(client):
+    import csv as csv_module
+    import time
+
+    table_id = typed_table(client, "Tuesday", ("ann", "Ben", "Dee"), [GRID, HOUSES, LOW])
+    created = client.get(f"/api/tables/{table_id}").json["created"]
+    rows = list(csv_module.reader(
+        client.get(f"/api/tables/{table_id}/export.csv").data.decode().splitlines()))
+    assert rows[0] == ["table", "Tuesday"]
+    assert rows[1] == ["date", time.strftime("%Y-%m-%d %H:%M", time.localtime(created))]
+    assert rows[2] == ["players", "ann · Ben · Dee"]
+    header = rows.index(["rank", "player", "final", "first city", "first city score",
+                         "second city", "second city score", "winner"])
+    assert rows[header + 1:header + 4] == [["1", "Ben", "47", "1", "47", "2", "53", "yes"],
+                                           ["2", "Dee", "37", "2", "53", "3", "37", ""],
+                                           ["3", "ann", "37", "1", "47", "3", "37", ""]]
+    assert rows[header + 4:] == [
+        ["tiebreak", "Dee ahead of ann: both 37 points, higher city score 53 vs 47"]]
+
+
+def test_csv_header_and_tiebreaks_are_never_formulas(client):
+    import csv as csv_module
+
+    table_id = typed_table(client, "=HYPERLINK(\"x\")", ("+Ann", "-Ben", "@Cy"), [GRID] * 3)
+    rows = list(csv_module.reader(
+        client.get(f"/api/tables/{table_id}/export.csv").data.decode().splitlines()))
+    cells = [cell for row in rows for cell in row]
+    assert not any(c.startswith(("=", "+", "-", "@")) for c in cells)
+    assert rows[0] == ["table", "'=HYPERLINK(\"x\")"]
+    assert ["tiebreak", "'+Ann and -Ben stay tied on every tiebreaker"] in rows

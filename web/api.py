@@ -307,3 +307,98 @@ def import_learning():
     reader = current_app.extensions["reader"]
     service.import_lessons(_store(), reader, upload.read())
     return jsonify(reader.learning())
+
+
+# --- history of the tables, and the players' statistics (not in host mode) ------------------
+
+def _shared_history():
+    if current_app.config["HOST_MODE"]:
+        abort(404, description="this server does not list its tables: open yours by its link")
+
+
+@bp.get("/history")
+def table_history():
+    """Every table, most recently changed first, with its winner and final scores once
+    complete, else how many of its cities are known."""
+    _shared_history()
+    return jsonify(tables=service.history(_store()))
+
+
+@bp.get("/stats")
+def player_stats():
+    """Per player over the complete tables: games, wins, average and best final score, best
+    city score; most games first, then most wins."""
+    _shared_history()
+    return jsonify(players=service.player_stats(_store()))
+
+
+# --- solo campaigns (French rulebook, "Jeu en campagne"; rules in scorer/campaign.py) -------
+
+def _campaign(campaign_id: str) -> dict:
+    campaign = _store().get_campaign(campaign_id)
+    if campaign is None:
+        abort(404, description=f"no campaign {campaign_id[:40]}")
+    return campaign
+
+
+def _campaign_json(campaign_id: str) -> dict:
+    from .campaigns import campaign_json
+
+    return campaign_json(_store(), _campaign(campaign_id),
+                         candidates=not current_app.config["HOST_MODE"])
+
+
+@bp.get("/campaigns")
+def list_campaigns():
+    """Every campaign (standings so far) and the best finished ones."""
+    from .campaigns import best, campaign_json
+
+    if current_app.config["HOST_MODE"]:
+        abort(404, description="this server does not list its campaigns: open yours by its link")
+    store = _store()
+    return jsonify(campaigns=[campaign_json(store, c) for c in store.list_campaigns()],
+                   best=best(store))
+
+
+@bp.post("/campaigns")
+def create_campaign():
+    from scorer.campaign import check_settings
+
+    body = _body()
+    length, difficulty, mode = body.get("length", 3), body.get("difficulty", 4), body.get("mode")
+    check_settings(length, difficulty, mode)
+    name = _text(body.get("name") or "Campaign", "the campaign's name", 10_000)[:80]
+    campaign_id = _store().create_campaign(name, length, difficulty, mode)
+    return jsonify(_campaign_json(campaign_id)), 201
+
+
+@bp.get("/campaigns/<campaign_id>")
+def get_campaign(campaign_id: str):
+    return jsonify(_campaign_json(campaign_id))
+
+
+@bp.delete("/campaigns/<campaign_id>")
+def delete_campaign(campaign_id: str):
+    if not _store().delete_campaign(campaign_id):
+        abort(404, description=f"no campaign {campaign_id[:40]}")
+    return "", 204
+
+
+@bp.post("/campaigns/<campaign_id>/games")
+def add_campaign_game(campaign_id: str):
+    """The next game: a finished solo table of this app (its id or link) and the chosen type."""
+    from .campaigns import add_game
+
+    body = _body()
+    add_game(_store(), _campaign(campaign_id), body.get("table"), body.get("type"))
+    return jsonify(_campaign_json(campaign_id)), 201
+
+
+@bp.delete("/campaigns/<campaign_id>/games/<int:game>")
+def remove_campaign_game(campaign_id: str, game: int):
+    """Take a game out (added by mistake); the later games move up."""
+    campaign = _campaign(campaign_id)
+    if not 1 <= game <= len(campaign["games"]):
+        abort(404, description=f"campaign {campaign_id[:40]} has no game {game}")
+    _store().remove_campaign_game(campaign_id, game - 1)
+    return jsonify(_campaign_json(campaign_id))

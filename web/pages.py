@@ -6,14 +6,16 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from werkzeug.exceptions import HTTPException
 
 from scorer.city import BUILDINGS
+from scorer.table import DIFFICULTY_MODIFIER
 
 bp = Blueprint("pages", __name__)
 
 
 @bp.context_processor
-def lan_url():
-    """``lan_url``: the address the phones open when serving the LAN (``serve --lan``), else None."""
-    return {"lan_url": current_app.config["LAN_URL"]}
+def page_context():
+    """``lan_url``: the address the phones open when serving the LAN (``serve --lan``), else
+    None; ``difficulty_modifiers``: the solo levels and Automaville's modifier at each."""
+    return {"lan_url": current_app.config["LAN_URL"], "difficulty_modifiers": DIFFICULTY_MODIFIER}
 
 
 @bp.get("/")
@@ -29,6 +31,21 @@ def table(table_id: str):
     if current_app.extensions["store"].get_table(table_id) is None:
         abort(404, description="no such table: check the link")
     return render_template("table.html", table_id=table_id, buildings=BUILDINGS)
+
+
+@bp.get("/campaigns")
+def campaigns():
+    """Start a solo campaign; the campaigns so far and the best finished ones."""
+    return render_template("campaign.html", campaign_id=None,
+                           host_mode=current_app.config["HOST_MODE"])
+
+
+@bp.get("/campaigns/<campaign_id>")
+def campaign(campaign_id: str):
+    if current_app.extensions["store"].get_campaign(campaign_id) is None:
+        abort(404, description="no such campaign: check the link")
+    return render_template("campaign.html", campaign_id=campaign_id,
+                           host_mode=current_app.config["HOST_MODE"])
 
 
 @bp.get("/qr.svg")

@@ -12,10 +12,10 @@ import threading
 import time
 
 from scorer.city import BUILDINGS, City, SortedCity
-from scorer.errors import GridNotFound, LearningRefused, TableError
+from scorer.errors import GridNotFound, LearningRefused, ScorerError, TableError
 from scorer.learned import lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.photo import DecodeBudget, cell_png, open_photo
-from scorer.table import AUTOMAVILLE, Table, score_cities, score_table, table_warnings
+from scorer.table import AUTOMAVILLE, Table, same_name, score_cities, score_table, table_warnings
 
 from .store import PhotoChanged, Store, is_complete
 
@@ -262,10 +262,23 @@ def _shown(city: dict) -> str:
     return " / ".join(" ".join(r) for r in city["grid"])
 
 
+def _when(seconds) -> str:
+    """A stored time (seconds since the epoch) as this machine's local date and time."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(float(seconds)))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return ""
+
+
 def export_csv(table: dict, result: dict) -> str:
-    """One row per city: who built it, the six categories and the total; then the players."""
+    """The table's name and date; one row per city: who built it, the six categories and the
+    total; then the players with their two cities and scores, and how ties were broken."""
     out = io.StringIO()
     writer = csv.writer(out)
+    writer.writerow(map(_cell, ["table", table.get("name", "")]))
+    writer.writerow(map(_cell, ["date", _when(table.get("created"))]))
+    writer.writerow(map(_cell, ["players", " · ".join(table.get("players", []))]))
+    writer.writerow([])
     writer.writerow(["city", "builders", "shops", "factories", "taverns", "offices", "parks",
                      "houses", "total", "grid"])
     for i, city in enumerate(result["cities"]):
@@ -278,9 +291,81 @@ def export_csv(table: dict, result: dict) -> str:
             _shown(city)]))
     if result.get("players"):
         writer.writerow([])
-        writer.writerow(["rank", "player", "final", "cities"])
+        writer.writerow(["rank", "player", "final", "first city", "first city score",
+                         "second city", "second city score", "winner"])
+        winners = set(result.get("winner", []))
         for p in result["players"]:
-            writer.writerow(map(_cell, [p["rank"], p["name"], p["final"],
-                                        " ".join(map(str, p["cities"]))]))
+            cities = [value for pair in zip(p["cities"], p["city_totals"], strict=True)
+                      for value in pair]
+            writer.writerow(map(_cell, [p["rank"], p["name"], p["final"], *cities,
+                                        "yes" if p["name"] in winners else ""]))
+        for reason in result.get("tiebreaks", []):
+            writer.writerow(map(_cell, ["tiebreak", reason]))
     return out.getvalue()
 
+
+# --- the history of tables, and the players' statistics ------------------------------------
+
+def table_summary(table: dict) -> dict:
+    """How a stored table stands: once complete, the winner and everyone's final score best
+    first; before, how many of its cities are known."""
+    try:
+        result = scoreboard(table)
+    except ScorerError:  # stored data the scorer refuses: shown as not finished
+        result = {"complete": False, "cities": []}
+    if not result["complete"]:
+        return {"complete": False, "known": sum(1 for c in result["cities"] if c),
+                "cities": len(table["cities"])}
+    return {"complete": True, "cities": len(table["cities"]), "winner": result["winner"],
+            "scores": [{"name": p["name"], "final": p["final"], "rank": p["rank"]}
+                       for p in result["players"]]}
+
+
+def history(store: Store) -> list[dict]:
+    """Every table, most recently changed first, with its summary."""
+    tables = []
+    for listed in store.list_tables():
+        table = store.get_table(listed["id"])
+        if table is None:  # deleted meanwhile
+            continue
+        cities = table.pop("cities")
+        tables.append({**table, "summary": table_summary({**table, "cities": cities})})
+    return tables
+
+
+def player_stats(store: Store) -> list[dict]:
+    """Per player (names compared without letter case and extra spaces), over complete tables:
+    games, wins (shared wins count), average and best final score, best city score; most
+    games first, then most wins. A name is shown as spelled at its latest table."""
+    stats: dict[str, dict] = {}
+    for listed in store.list_tables():  # most recently changed first
+        table = store.get_table(listed["id"])
+        if table is None:
+            continue
+        try:
+            result = scoreboard(table)
+        except ScorerError:
+            continue
+        if not result["complete"]:
+            continue
+        entries = {same_name(p["name"]): p for p in result["players"]}
+        winners = {same_name(w) for w in result["winner"]}
+        for name in table["players"]:
+            key = same_name(name)
+            entry = entries.get(key)
+            if not key or entry is None:
+                continue
+            player = stats.setdefault(key, {"name": name, "games": 0, "wins": 0, "finals": [],
+                                            "best_city": None})
+            player["games"] += 1
+            player["wins"] += key in winners
+            player["finals"].append(entry["final"])
+            best_city = max(entry["city_totals"])
+            if player["best_city"] is None or best_city > player["best_city"]:
+                player["best_city"] = best_city
+    players = [{"name": p["name"], "games": p["games"], "wins": p["wins"],
+                "average": round(sum(p["finals"]) / len(p["finals"]), 1),
+                "best": max(p["finals"]), "best_city": p["best_city"]}
+               for p in stats.values()]
+    players.sort(key=lambda p: (-p["games"], -p["wins"], -p["average"], same_name(p["name"])))
+    return players

@@ -66,6 +66,25 @@ CREATE TABLE IF NOT EXISTS lessons (  -- labelled cells kept apart from any tabl
     player INTEGER NOT NULL,        -- 1: a player's choice, 0: a cell of an accepted reading
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS campaigns (  -- solo campaigns (French rulebook, "Jeu en campagne")
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL UNIQUE,       -- the campaign's id in links, like a table's
+    name TEXT NOT NULL,
+    length INTEGER NOT NULL,        -- 3 or 6 games
+    difficulty INTEGER NOT NULL,
+    mode TEXT NOT NULL,             -- beginner or full
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS campaign_games (
+    campaign_id INTEGER NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,           -- 0-based, in the order played
+    table_key TEXT NOT NULL UNIQUE, -- the solo table (a table counts in one campaign only)
+    type TEXT NOT NULL,             -- the building type chosen for the bonus
+    result TEXT NOT NULL,           -- JSON: the table's scores when it was added (kept if the
+                                    -- table is deleted later)
+    PRIMARY KEY (campaign_id, idx)
+);
 """
 VERSION = 4
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -268,6 +287,88 @@ class Store:
                 "players": [clean_text(str(p)) for p in players],
                 "difficulty": row["difficulty"], "created": row["created"],
                 "updated": row["updated"]}
+
+    # --- campaigns ------------------------------------------------------------------------
+
+    def create_campaign(self, name: str, length: int, difficulty: int, mode: str) -> str:
+        """A new campaign with no games yet; returns its key."""
+        now, key = time.time(), new_key()
+        with self._db() as db:
+            db.execute("INSERT INTO campaigns (key, name, length, difficulty, mode, created, "
+                       "updated) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (key, name, length, difficulty, mode, now, now))
+        return key
+
+    def _campaigns(self, db: sqlite3.Connection, where: str = "", args=()) -> list[dict]:
+        rows = db.execute(f"SELECT * FROM campaigns {where} ORDER BY updated DESC",
+                          args).fetchall()
+        campaigns = []
+        for row in rows:
+            games = db.execute("SELECT * FROM campaign_games WHERE campaign_id = ? ORDER BY idx",
+                               (row["id"],)).fetchall()
+            campaigns.append({
+                "id": row["key"], "name": clean_text(str(row["name"])), "length": row["length"],
+                "difficulty": row["difficulty"], "mode": row["mode"],
+                "created": row["created"], "updated": row["updated"],
+                "games": [{"table": g["table_key"], "type": g["type"],
+                           "result": _load(g["result"])} for g in games]})
+        return campaigns
+
+    def list_campaigns(self) -> list[dict]:
+        with self._db(write=False) as db:
+            return self._campaigns(db)
+
+    def get_campaign(self, key: str) -> dict | None:
+        with self._db(write=False) as db:
+            found = self._campaigns(db, "WHERE key = ?", (key,))
+        return found[0] if found else None
+
+    def add_campaign_game(self, key: str, table_key: str, building_type: str,
+                          result: dict) -> None:
+        """The next game of a campaign: a solo table, its chosen type, and its scores now.
+        TableError when the table already counts in a campaign."""
+        with self._db() as db:
+            row = db.execute("SELECT id FROM campaigns WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                raise KeyError(f"no campaign {key}")
+            other = db.execute("SELECT c.name FROM campaign_games g JOIN campaigns c ON "
+                               "c.id = g.campaign_id WHERE g.table_key = ?",
+                               (table_key,)).fetchone()
+            if other is not None:
+                raise TableError(f"this table already counts in the campaign "
+                                 f"{clean_text(str(other['name']))!r}")
+            count = db.execute("SELECT COUNT(*) FROM campaign_games WHERE campaign_id = ?",
+                               (row["id"],)).fetchone()[0]
+            db.execute("INSERT INTO campaign_games (campaign_id, idx, table_key, type, result) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       (row["id"], count, table_key, building_type, json.dumps(result)))
+            db.execute("UPDATE campaigns SET updated = ? WHERE id = ?", (time.time(), row["id"]))
+
+    def remove_campaign_game(self, key: str, index: int) -> bool:
+        """Take game ``index`` (0-based) out of a campaign; the later games move up."""
+        with self._db() as db:
+            row = db.execute("SELECT id FROM campaigns WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return False
+            gone = db.execute("DELETE FROM campaign_games WHERE campaign_id = ? AND idx = ?",
+                              (row["id"], index)).rowcount
+            later = db.execute("SELECT idx FROM campaign_games WHERE campaign_id = ? AND idx > ? "
+                               "ORDER BY idx", (row["id"], index)).fetchall()
+            for r in later:
+                db.execute("UPDATE campaign_games SET idx = ? WHERE campaign_id = ? AND idx = ?",
+                           (r["idx"] - 1, row["id"], r["idx"]))
+            db.execute("UPDATE campaigns SET updated = ? WHERE id = ?", (time.time(), row["id"]))
+        return bool(gone)
+
+    def delete_campaign(self, key: str) -> bool:
+        """Remove a campaign (its tables stay)."""
+        with self._db() as db:
+            row = db.execute("SELECT id FROM campaigns WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return False
+            db.execute("DELETE FROM campaign_games WHERE campaign_id = ?", (row["id"],))
+            db.execute("DELETE FROM campaigns WHERE id = ?", (row["id"],))
+        return True
 
     # --- cities ---------------------------------------------------------------------------
 

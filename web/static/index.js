@@ -24,13 +24,8 @@ form.addEventListener("submit", async (event) => {
 
 // "Your copy of the game": what the reader learned from the players' corrections.
 const learningCard = document.getElementById("learning");
-const buildingName = (b) => {
-  const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
-  return b.startsWith("tavern-") ? `${cap(b.slice(7))} tavern` : cap(b);
-};
 
 function showLearning(data) {
-  const $ = (id) => document.getElementById(id);
   const cells = data.cells || 0;
   $("learning-summary").textContent = data.active && cells
     ? `Learned from ${cells} cell${cells === 1 ? "" : "s"}${data.doubtful ? ` (${data.doubtful} left out as doubtful)` : ""}.`
@@ -50,13 +45,6 @@ function showLearning(data) {
   refused.textContent = data.refused || "";
 }
 
-async function learningCall(method, url, body) {
-  const response = await fetch(url, { method, body });
-  let data = {};
-  try { data = await response.json(); } catch (e) { data = {}; }
-  if (!response.ok) throw new Error(data.error || `request failed (${response.status})`);
-  return data;
-}
 
 async function learningAction(action) {
   const error = document.getElementById("learning-error");
@@ -65,10 +53,10 @@ async function learningAction(action) {
 }
 
 if (learningCard) {
-  learningAction(() => learningCall("GET", "/api/learning"));
+  learningAction(() => call("GET", "/api/learning"));
   document.getElementById("forget-learning").addEventListener("click", () => {
     if (!confirm("Forget every tile the reader learned from your corrections?")) return;
-    learningAction(() => learningCall("DELETE", "/api/learning"));
+    learningAction(() => call("DELETE", "/api/learning"));
   });
   const input = document.getElementById("import-learning");
   input.addEventListener("change", () => {
@@ -76,6 +64,63 @@ if (learningCard) {
     const body = new FormData();
     body.append("file", input.files[0]);
     input.value = "";
-    learningAction(() => learningCall("POST", "/api/learning/import", body));
+    learningAction(() => call("POST", "/api/learning/import", body));
   });
+}
+
+// "Past tables" and "Players": each table's date, winner and final scores, and the players'
+// statistics over the complete tables (not shown in host mode, where the sections are absent).
+const historyCard = document.getElementById("history");
+
+
+const localDate = (seconds) => new Date(seconds * 1000).toLocaleString(undefined, {
+  weekday: "short", year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit",
+});
+
+function tableResult(summary) {
+  if (!summary.complete) {
+    return el("span", { className: "hint table-progress",
+      textContent: `${summary.known} of ${summary.cities} cities` });
+  }
+  const winners = summary.winner || [];
+  const label = winners.length > 1 ? `Shared win: ${winners.join(" and ")}` : `Winner: ${winners[0]}`;
+  const scores = (summary.scores || []).map((s) => `${s.name} ${s.final}`).join(" · ");
+  return el("span", { className: "table-result" },
+    el("strong", { className: "table-winner", textContent: label }),
+    el("span", { className: "table-scores", textContent: scores }));
+}
+
+function showHistory(tables) {
+  const list = document.getElementById("tables-list");
+  list.replaceChildren(...tables.map((t) => {
+    const when = el("time", { className: "hint", dateTime: new Date(t.created * 1000).toISOString(),
+      textContent: localDate(t.created) });
+    return el("li", {},
+      el("div", { className: "table-head" },
+        el("a", { href: `/tables/${encodeURIComponent(t.id)}`, textContent: t.name }), when),
+      el("span", { className: "hint table-players", textContent: t.players.join(", ") }),
+      tableResult(t.summary));
+  }));
+  tables.forEach((t, i) => { list.children[i].dataset.id = t.id; });
+  list.hidden = !tables.length;
+  document.getElementById("no-tables").hidden = tables.length > 0;
+}
+
+function showStats(players) {
+  const table = document.getElementById("stats-table");
+  table.tBodies[0].replaceChildren(...players.map((p) => el("tr", {},
+    el("th", { scope: "row", textContent: p.name }),
+    ...[p.games, p.wins, p.average.toFixed(1), p.best, p.best_city].map(
+      (value) => el("td", { textContent: String(value) })))));
+  table.hidden = !players.length;
+  document.getElementById("stats-empty").hidden = players.length > 0;
+}
+
+
+if (historyCard) {
+  const error = document.getElementById("history-error");
+  call("GET", "/api/history").then((data) => showHistory(data.tables))
+    .catch((e) => { error.textContent = `Scores not shown: ${e.message}`; });
+  call("GET", "/api/stats").then((data) => showStats(data.players))
+    .catch((e) => { error.textContent = `Statistics not shown: ${e.message}`; });
 }

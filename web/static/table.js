@@ -5,7 +5,6 @@ const SHORT = { shop: "S", factory: "F", office: "O", park: "P", house: "H",
 const CATEGORIES = ["shops", "factories", "taverns", "offices", "parks", "houses"];
 const BUILDINGS = ["shop", "factory", "tavern-drink", "tavern-food", "tavern-music", "tavern-bed", "office", "park", "house"];
 const SUPPLY = { "tavern-drink": 7, "tavern-food": 7, "tavern-music": 7, "tavern-bed": 7 }; // others: 16 in a city
-const buildingName = (b) => (b.startsWith("tavern-") ? `${b.slice(7)[0].toUpperCase()}${b.slice(8)} tavern` : `${b[0].toUpperCase()}${b.slice(1)}`);
 const countsOpen = new Set(); // city indexes whose "Type counts" form is open
 const LOW = 0.8;
 let table = null;
@@ -13,31 +12,26 @@ let highlight = null; // {city, cells, text}
 let learning = null; // what the reader learned from the players (GET /api/learning)
 const cardErrors = {}; // city index -> message shown in that city's card
 const confirmed = new Set(); // "index:r:c" of flagged cells the player confirmed as read
+const busy = new Map(); // city index -> "Reading…" / "Waiting…" while its photo is sent and read
+let loading = null; // the first GET of the table: controls used before it arrived wait for it
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-};
 const showError = (message) => { $("table-error").textContent = message || ""; };
+const spoken = (b) => (b ? buildingName(b).toLowerCase() : "nothing"); // "drink tavern"
+const esc = (text) => String(text).replace(/[<&>"]/g, (ch) => ({ "<": "&lt;", "&": "&amp;", ">": "&gt;", '"': "&quot;" })[ch]);
 
-async function call(method, url, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const response = await fetch(url, options);
-  const data = response.status === 204 ? {} : await response.json();
-  if (!response.ok) throw new Error(data.error || `request failed (${response.status})`);
-  return data;
-}
 
 async function load() {
   table = await call("GET", api);
   render();
   refreshLearning();
+}
+
+// True once the table is here; a tap or photo chosen before that waits for it instead of failing.
+async function loaded() {
+  if (!table) {
+    try { await loading; } catch (error) { return false; }
+  }
+  return Boolean(table);
 }
 
 async function refreshLearning() {
@@ -87,6 +81,11 @@ function cityTitle(index) {
   return `City ${index + 1}${solo ? " · Automaville" : ""} · ${builders(index).join(" & ")}`;
 }
 
+// The city as the players call it: by who built it ("Ann & Ben"), Automaville in solo.
+function cityName(index) {
+  return table.players.length === 1 && index === 1 ? "Automaville" : builders(index).join(" & ");
+}
+
 // --- the table seen from above: seats around a circle, each city between its builders ----
 
 function seatingDiagram() {
@@ -99,11 +98,14 @@ function seatingDiagram() {
   const cityAngle = (i) => (n === 2
     ? seatAngle(Math.floor(i / 2)) + (i % 2 ? 0.6 : -0.6)
     : seatAngle(i) + Math.PI / n);
-  const svg = [`<svg viewBox="0 0 200 200" class="seating" role="img" aria-label="seating">`,
+  const svg = [`<svg viewBox="0 0 200 200" class="seating" role="img" aria-label="${esc(`Seating, clockwise: ${seats.join(", ")}`)}">`,
     `<circle cx="100" cy="100" r="62" fill="#6b4a33"/>`];
   seats.forEach((name, i) => {
-    const [x, y] = at(seatAngle(i), 86);
-    svg.push(`<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="middle" class="seat">${name.replace(/[<&>]/g, "")}</text>`);
+    // Names run away from the table on its left and right, so long ones do not cover it.
+    const cos = Math.cos(seatAngle(i));
+    const anchor = cos > 0.35 ? "start" : cos < -0.35 ? "end" : "middle";
+    const [x, y] = at(seatAngle(i), 70);
+    svg.push(`<text x="${x}" y="${y}" text-anchor="${anchor}" dominant-baseline="middle" class="seat">${esc(name)}</text>`);
   });
   table.cities.forEach((city, i) => {
     const [x, y] = at(cityAngle(i), 45);
@@ -115,6 +117,14 @@ function seatingDiagram() {
   const box = el("div", { className: "seating-wrap" });
   box.innerHTML = svg.join("");
   return box;
+}
+
+// Widen the diagram's view to what it draws, so that no name is clipped at its edges.
+function fitSeating() {
+  const svg = document.querySelector("#seating-diagram svg");
+  const box = svg && svg.getBBox();
+  if (!box || !box.width) return; // not laid out (hidden): keep the default view
+  svg.setAttribute("viewBox", `${box.x - 4} ${box.y - 4} ${box.width + 8} ${box.height + 8}`);
 }
 
 // --- shrinking and uploading photos -------------------------------------------------------
@@ -156,18 +166,38 @@ function upload(index, blob, label) {
   });
 }
 
+// The files of a file input, which is emptied so that choosing the same photo again still counts.
+function takeFiles(input) {
+  const files = [...input.files];
+  input.value = "";
+  return files;
+}
+
 async function sendPhotos(files, firstIndex) {
+  if (!files.length || !(await loaded())) return;
+  if (busy.size) { showError("Photos are still being read: wait for them first."); return; }
   showError("");
   const errors = [];
-  for (let k = 0; k < files.length; k++) {
-    const index = firstIndex + k;
-    if (index >= table.cities.length) break;
-    const result = await upload(index, await shrink(files[k]), `City ${index + 1}`);
-    if (!result.ok) errors.push(`City ${index + 1}: ${result.data.error}`);
-    else { forgetConfirmed(index); setCardError(index, ""); }
-    await load();
+  const count = Math.min(files.length, table.cities.length - firstIndex);
+  for (let k = 0; k < count; k++) busy.set(firstIndex + k, "Waiting…");
+  try {
+    for (let k = 0; k < count; k++) {
+      const index = firstIndex + k;
+      busy.set(index, "Reading…");
+      render();
+      const result = await upload(index, await shrink(files[k]), `City ${index + 1} (${cityName(index)})`);
+      busy.delete(index);
+      if (!result.ok) errors.push(`City ${index + 1}: ${result.data.error}`);
+      else { forgetConfirmed(index); setCardError(index, ""); }
+      await load();
+    }
+  } catch (error) {
+    errors.push(error.message);
+  } finally {
+    busy.clear();
+    $("progress").hidden = true;
+    render();
   }
-  $("progress").hidden = true;
   showError(errors.join(" · "));
 }
 
@@ -194,19 +224,27 @@ function gridView(city, index) {
       const checked = confirmed.has(`${index}:${r}:${c}`) || chosen(city, r, c);
       const low = conf < LOW && !fixed && !checked;
       const cell = el("button", {
+        type: "button",
         className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${hl.some(([y, x]) => y === r && x === c) ? " hl" : ""}`,
         title: building ? `${building}${fixed ? `, corrected (read as ${reading.model_grid[r][c]})` : conf < 1 ? ` (${Math.round(conf * 100)} %)` : ""}` : "choose",
       });
       cell.dataset.row = r + 1;
       cell.dataset.col = c + 1;
-      if (fixed) {
-        cell.dataset.corrected = "true";
-        cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building}, corrected (read as ${reading.model_grid[r][c]})`);
-      }
+      cell.dataset.focus = `cell:${index}:${r}:${c}`;
+      if (fixed) cell.dataset.corrected = "true";
+      // Screen readers hear what the eye sees: the building, and whether it is flagged or corrected.
+      const state = fixed ? `, corrected (read as ${spoken(reading.model_grid[r][c])})` : low ? ", to check" : "";
+      cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building ? spoken(building) : "empty"}${state}`);
+      cell.setAttribute("aria-haspopup", "dialog");
       if (building) {
-        cell.append(el("img", { src: `/static/icons/${building}.png`, alt: building }));
+        cell.append(el("img", { src: `/static/icons/${building}.png`, alt: "" }));
         cell.append(el("span", { textContent: SHORT[building] }));
       } else cell.append(el("span", { textContent: "?" }));
+      if (low) {
+        const flag = el("i", { className: "flag", textContent: "?" }); // flagged: not by colour only
+        flag.setAttribute("aria-hidden", "true");
+        cell.append(flag);
+      }
       cell.addEventListener("click", () => pickCell(index, r, c, building));
       grid.append(cell);
     }
@@ -288,18 +326,16 @@ function cityCard(city, index) {
   for (const warning of (scores && scores.warnings) || []) card.append(el("p", { className: "hint warn supply", textContent: `Check this city: ${warning}.` }));
   const photo = el("input", { type: "file", accept: "image/*", hidden: true });
   photo.setAttribute("capture", "environment");
-  photo.addEventListener("change", () => sendPhotos([...photo.files], index));
+  photo.addEventListener("change", () => sendPhotos(takeFiles(photo), index));
   const pick = el("input", { type: "file", accept: "image/*", hidden: true });
-  pick.addEventListener("change", () => sendPhotos([...pick.files], index));
+  pick.addEventListener("change", () => sendPhotos(takeFiles(pick), index));
   const actions = el("div", { className: "row" },
-    el("label", { className: "upload small primary", textContent: "Take photo" }, photo),
-    el("label", { className: "upload small", textContent: "Choose photo" }, pick));
+    fileButton("Take photo", "small primary take-photo", photo, index), photo,
+    fileButton("Choose photo", "small choose-photo", pick, index), pick);
   if (!city.photo || city.grid) {
-    const type = el("button", { className: "small", textContent: city.grid ? "Type over" : "Type in" });
-    type.addEventListener("click", async () => {
-      table = await call("PUT", `${api}/cities/${index + 1}/grid`, { grid: [[null, null, null, null], [null, null, null, null], [null, null, null, null], [null, null, null, null]] });
-      render();
-    });
+    const type = el("button", { type: "button", className: "small type-grid", textContent: city.grid ? "Type over" : "Type in" });
+    type.dataset.focus = `type:${index}`;
+    type.addEventListener("click", () => typeOver(city, index));
     actions.append(type);
   }
   const unread = city.photo && (!city.grid || (city.reading && city.reading.unread));
@@ -330,14 +366,45 @@ function cityCard(city, index) {
   const uncertain = city.reading && city.reading.uncertain ? city.reading.uncertain : [];
   const low = uncertain.filter(([r, c]) => !confirmed.has(`${index}:${r}:${c}`)
     && !chosen(city, r, c) && !corrected.some(([y, x]) => y === r && x === c)).length;
-  if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (outlined): tap to correct, or adjust the corners if the grid is off.` }));
+  if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(city, index));
   if (highlight && highlight.city === index) card.append(el("p", { className: "why", textContent: highlight.text }));
   const error = el("p", { className: "error card-error", textContent: cardErrors[index] || "" });
   error.setAttribute("role", "alert");
   card.append(error);
+  if (busy.has(index)) showBusy(card, busy.get(index));
   return card;
+}
+
+// A real button opens the (hidden) file input: reachable with Tab, pressed with Enter or Space.
+function fileButton(text, className, input, index) {
+  const button = el("button", { type: "button", className, textContent: text });
+  button.dataset.focus = `${className}:${index}`;
+  button.addEventListener("click", () => input.click());
+  return button;
+}
+
+// While its photo is sent and read, a city says so and cannot be changed.
+function showBusy(card, text) {
+  card.classList.add("reading");
+  card.setAttribute("aria-busy", "true");
+  card.querySelectorAll("button, input").forEach((control) => { control.disabled = true; });
+  const overlay = el("div", { className: "reading-overlay", textContent: text });
+  overlay.setAttribute("role", "status");
+  card.append(overlay);
+}
+
+// "Type in" starts an empty grid; "Type over" wipes a read city, so it asks first.
+async function typeOver(city, index) {
+  if (city.grid && !confirm(`Type over City ${index + 1} (${cityName(index)})? Its ${city.photo ? "reading and corrections" : "cells"} will be wiped.`)) return;
+  const empty = [0, 1, 2, 3].map(() => [null, null, null, null]);
+  try {
+    table = await call("PUT", `${api}/cities/${index + 1}/grid`, { grid: empty });
+    forgetConfirmed(index);
+    setCardError(index, "");
+  } catch (error) { setCardError(index, error.message); }
+  render();
 }
 
 // "Reading is right" teaches the reader this city's tiles; "Read again" uses what it learned.
@@ -377,7 +444,7 @@ async function cityAction(button, index, action, busy) {
 
 function pickCell(index, r, c, current) {
   const dialog = $("picker");
-  $("picker-title").textContent = `City ${index + 1}, row ${r + 1}, column ${c + 1}: which building?`;
+  $("picker-title").textContent = `City ${index + 1} (${cityName(index)}), row ${r + 1}, column ${c + 1}: which building?`;
   dialog.querySelectorAll(".pick").forEach((b) => b.classList.toggle("current", b.value === current));
   dialog.onclose = async () => {
     const building = dialog.returnValue;
@@ -434,16 +501,22 @@ function explanationText(category, why, points, mode) {
 function scoreboard() {
   const s = table.scores;
   const root = el("div");
-  const head = el("tr", {}, el("th", { textContent: "" }));
-  s.cities.forEach((_, i) => head.append(el("th", { textContent: `City ${i + 1}` })));
+  if (s.complete) root.append(results(s)); // results first: the winner, then the detail
+  const corner = el("th", { scope: "col" }, el("span", { className: "visually-hidden", textContent: "Category" }));
+  const head = el("tr", {}, corner);
+  // Columns are named by who built each city; the small city number matches the cards below.
+  s.cities.forEach((_, i) => head.append(el("th", { scope: "col" },
+    el("span", { className: "builders", textContent: cityName(i) }), el("small", { textContent: `city ${i + 1}` }))));
   const body = el("tbody");
   for (const category of CATEGORIES) {
-    const row = el("tr", {}, el("th", { textContent: category }));
+    const row = el("tr", {}, el("th", { scope: "row", textContent: category }));
     s.cities.forEach((city, i) => {
       if (!city) { row.append(el("td", { textContent: "–" })); return; }
-      const button = el("button", { className: "score", textContent: city.scores[category] });
+      const button = el("button", { type: "button", className: "score", textContent: city.scores[category] });
+      button.setAttribute("aria-label", `${category}, ${cityName(i)}: ${city.scores[category]}, show why`);
       button.dataset.category = category;
       button.dataset.city = i + 1;
+      button.dataset.focus = `score:${category}:${i}`;
       button.addEventListener("click", () => {
         const why = city.explanation[category];
         highlight = { city: i, cells: explanationCells(category, why, city.mode), text: explanationText(category, why, city.scores[category], city.mode) };
@@ -454,51 +527,83 @@ function scoreboard() {
     });
     body.append(row);
   }
-  const total = el("tr", { className: "sum" }, el("th", { textContent: "total" }));
+  const total = el("tr", { className: "sum" }, el("th", { scope: "row", textContent: "total" }));
   s.cities.forEach((city) => total.append(el("td", { textContent: city ? city.scores.total + (city.modifier || 0) : "–" })));
   body.append(total);
-  const ranks = el("tr", {}, el("th", { textContent: "factory rank" }));
+  const ranks = el("tr", {}, el("th", { scope: "row", textContent: "factory rank" }));
   s.cities.forEach((city) => ranks.append(el("td", { textContent: city ? (["-", "1st", "2nd", "other"][city.factory_rank]) : "–" })));
   body.append(ranks);
-  root.append(el("div", { className: "scroll" }, el("table", { className: "scores" }, el("thead", {}, head), body)));
+  const scroll = el("div", { className: "scroll" }, el("table", { className: "scores" }, el("thead", {}, head), body));
+  scroll.tabIndex = 0; // scrollable with the keyboard when the cities do not fit
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-label", "Points by city");
+  root.append(scroll);
   (s.warnings || []).forEach((w) => root.append(el("p", { className: "hint warn supply", textContent: `Check the cities: ${w}.` })));
-  if (!s.complete) {
-    root.append(el("p", { className: "hint", textContent: "Final scores appear when every city is read." }));
-    return root;
-  }
+  if (!s.complete) root.append(el("p", { className: "hint", textContent: "Final scores appear when every city is read." }));
+  return root;
+}
+
+// Every city is known: the winner and each player's final score.
+function results(s) {
+  const box = el("div", { className: "results" }, el("p", { className: "winner", textContent: `Winner: ${s.winner.join(" and ")}` }));
   const list = el("ol", { className: "players" });
   for (const p of s.players) {
     const where = p.final_city ? `city ${p.final_city}` : "both cities";
     list.append(el("li", { value: p.rank }, el("b", { textContent: p.name }), ` ${p.final} points (${where})`));
   }
-  root.append(el("h3", { textContent: "Final scores" }), list);
-  s.tiebreaks.forEach((t) => root.append(el("p", { className: "hint", textContent: `Tie: ${t}` })));
-  root.append(el("p", { className: "winner", textContent: `Winner: ${s.winner.join(" and ")}` }));
-  return root;
+  box.append(el("h3", { textContent: "Final scores" }), list);
+  s.tiebreaks.forEach((t) => box.append(el("p", { className: "hint", textContent: `Tie: ${t}` })));
+  return box;
+}
+
+// render() rebuilds the page; the control that had the keyboard focus gets it back.
+function focusedKey() {
+  const node = document.activeElement;
+  return node && node.dataset ? node.dataset.focus : undefined;
+}
+
+function refocus(key) {
+  if (!key) return;
+  const node = [...document.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === key);
+  if (node && !node.disabled) node.focus({ preventScroll: true });
 }
 
 function render() {
+  const focus = focusedKey();
   document.title = `${table.name} · Between Two Cities`;
   $("table-name").textContent = table.name;
   const variant = { 1: "solo against Automaville", 2: "two-player variant" }[table.players.length] || `${table.players.length} players`;
   $("seating").textContent = `${variant}, seated clockwise: ${table.players.join(", ")}` + (table.players.length === 1 ? ` · difficulty ${table.difficulty}` : "");
   $("seating-diagram").replaceChildren(seatingDiagram());
+  fitSeating();
   const cities = $("cities");
   cities.replaceChildren(...table.cities.map(cityCard));
   $("scoreboard").replaceChildren(scoreboard());
+  // Once every city is known the results come first, right under the table's name.
+  const board = $("scoreboard-card");
+  const complete = Boolean(table.scores.complete);
+  $("scoreboard-title").textContent = complete ? "Results" : "Scoreboard";
+  if (complete && board.previousElementSibling !== $("table-card")) $("table-card").after(board);
+  if (!complete && cities.nextElementSibling !== board) cities.after(board);
+  $("all-photos-button").disabled = busy.size > 0;
   $("export-json").href = `${api}/export.json`;
   $("export-csv").href = `${api}/export.csv`;
+  refocus(focus);
 }
 
-$("all-photos").addEventListener("change", (e) => sendPhotos([...e.target.files], 0));
+$("all-photos-button").addEventListener("click", () => $("all-photos").click());
+$("all-photos").addEventListener("change", (e) => sendPhotos(takeFiles(e.target), 0));
 $("rename").addEventListener("click", async () => {
+  if (!(await loaded())) return;
   const name = prompt("Table name", table.name);
   if (!name) return;
   try { table = await call("PATCH", api, { name }); render(); } catch (error) { showError(error.message); }
 });
 $("delete").addEventListener("click", async () => {
+  if (!(await loaded())) return;
   if (!confirm(`Delete ${table.name}?`)) return;
-  await call("DELETE", api);
+  try { await call("DELETE", api); } catch (error) { showError(error.message); return; }
   location.href = "/";
 });
-load().catch((error) => showError(error.message));
+loading = load();
+loading.catch((error) => showError(error.message));
