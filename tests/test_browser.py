@@ -249,6 +249,27 @@ def test_solo_automaville_typed_as_counts(server, browser):
     page.close()
 
 
+def test_solo_full_mode_shows_the_difficulty_as_a_line_of_its_own(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    created = page.request.post(f"{server}/api/tables", data={"players": ["Me"], "difficulty": 6},
+                                headers={"Origin": server}).json()
+    grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4,
+            ["park"] * 4]
+    for city in (1, 2, 3):
+        table = page.request.put(f"{server}/api/tables/{created['id']}/cities/{city}/grid",
+                                 data={"grid": grid}, headers={"Origin": server}).json()
+    automaville = table["scores"]["cities"][1]
+    assert automaville["difficulty"]["modifier"] == 4
+    page.goto(f"{server}/tables/{created['id']}")
+    row = page.locator("tr.difficulty td")
+    expect(row.nth(1)).to_have_text("+4")
+    expect(row.nth(0)).to_have_text("")
+    total = page.locator("tr.sum td").nth(1)
+    expect(total).to_have_text(str(automaville["scores"]["total"] + 4))
+    assert total.get_attribute("title") == automaville["difficulty"]["line"]
+    page.close()
+
+
 def test_home_page_shows_each_tables_winner_and_the_players_stats(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     blocked = watch_policy(page)

@@ -527,8 +527,18 @@ function scoreboard() {
     });
     body.append(row);
   }
+  if (s.cities.some((city) => city && city.difficulty)) {
+    // the solo difficulty, a line of its own: Automaville's buildings + the modifier = its total
+    const level = el("tr", { className: "difficulty" }, el("th", { scope: "row", textContent: "difficulty" }));
+    s.cities.forEach((city) => level.append(el("td", {
+      textContent: city && city.difficulty ? `${city.difficulty.modifier >= 0 ? "+" : ""}${city.difficulty.modifier}` : "",
+      title: city && city.difficulty ? city.difficulty.line : "" })));
+    body.append(level);
+  }
   const total = el("tr", { className: "sum" }, el("th", { scope: "row", textContent: "total" }));
-  s.cities.forEach((city) => total.append(el("td", { textContent: city ? city.scores.total + (city.modifier || 0) : "–" })));
+  s.cities.forEach((city) => total.append(el("td", {
+    textContent: city ? city.scores.total + (city.modifier || 0) : "–",
+    title: city && city.difficulty ? city.difficulty.line : "" })));
   body.append(total);
   const ranks = el("tr", {}, el("th", { scope: "row", textContent: "factory rank" }));
   s.cities.forEach((city) => ranks.append(el("td", { textContent: city ? (["-", "1st", "2nd", "other"][city.factory_rank]) : "–" })));
