@@ -565,3 +565,136 @@ def test_three_game_solo_campaign(server, browser):
     expect(page.locator(".best-campaigns li").first).to_contain_text("Spring — 234 campaign points")
     assert blocked == []
     page.close()
+
+
+# --- typing a city in fast (paint mode) and every point drawn (issue 11) -----------------
+
+def test_paint_mode_types_many_cells_with_one_choice_and_counts_them(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="1"]')
+    card.get_by_role("button", name="Type in").click()
+    expect(card.locator(".typed")).to_have_text("0 of 16 tiles typed")
+    expect(card.locator('.cell[data-row="1"][data-col="1"]')).to_have_class(re.compile(r"\bnext\b"))
+
+    # One choice of building, then four taps: a line of four shops (16 points).
+    card.get_by_role("button", name="Paint shop").click()
+    expect(card.get_by_role("button", name="Paint shop")).to_have_attribute("aria-pressed", "true")
+    for c in range(1, 5):
+        card.locator(f'.cell[data-row="1"][data-col="{c}"]').click()
+    expect(card.locator(".typed")).to_have_text("4 of 16 tiles typed")
+    card.get_by_role("button", name="Paint park").click()
+    card.locator('.cell[data-row="2"][data-col="1"]').click()
+    card.locator('.cell[data-row="2"][data-col="2"]').click()
+    expect(card.locator(".typed")).to_have_text("6 of 16 tiles typed")
+    assert page.locator("#picker").evaluate("d => d.open") is False  # no picker while painting
+    assert cell_labels(page, 1)[:2] == [["S"] * 4, ["P", "P", "?", "?"]]
+    kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"][0]["grid"]
+    assert kept[0] == ["shop"] * 4 and kept[1] == ["park", "park", None, None]
+
+    # Back to the picker: after a cell is set, the next empty cell is chosen (and focused).
+    card.get_by_role("button", name="Done painting").click()
+    card.locator('.cell[data-row="2"][data-col="3"]').click()
+    page.click('#picker .pick[data-building="house"]')
+    following = card.locator('.cell[data-row="2"][data-col="4"]')
+    expect(following).to_have_class(re.compile(r"\bnext\b"))
+    expect(following).to_be_focused()
+    expect(card.locator(".typed")).to_have_text("7 of 16 tiles typed")
+    page.keyboard.press("Enter")  # the chosen cell opens its picker
+    page.click('#picker .pick[data-building="office"]')
+    expect(card.locator('.cell[data-row="2"][data-col="4"] span')).to_have_text("O")
+    expect(card.locator('.cell[data-row="3"][data-col="1"]')).to_be_focused()
+    expect(card.locator(".typed")).to_have_text("8 of 16 tiles typed")
+    assert blocked == []
+    page.close()
+
+
+def test_tavern_and_factory_scores_draw_their_cells_in_words(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    city1 = [["shop", "shop", "shop", "factory"],
+             ["tavern-drink", "tavern-food", "office", "house"],
+             ["tavern-drink", "park", "park", "office"],
+             ["factory", "house", "office", "tavern-music"]]
+    city2 = [["factory"] * 4, ["shop"] * 4, ["park"] * 4, ["house"] * 4]
+    city3 = [["shop"] * 4, ["office"] * 4, ["park"] * 4, ["house"] * 4]
+    for i, grid in enumerate((city1, city2, city3)):
+        type_grid(page, server, table_id, i + 1, grid)
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="1"]')
+
+    # Taverns: a set of drink, food and music (one colour) and the second drink on its own.
+    page.click('.score[data-category="taverns"][data-city="1"]')
+    assert card.locator(".cell.hl").count() == 4
+    assert card.locator(".cell.hl.g0").count() == 3 and card.locator(".cell.hl.g1").count() == 1
+    expect(card.locator('.cell[data-row="3"][data-col="1"]')).to_have_class(re.compile(r"\bg1\b"))
+    why = card.locator(".why").inner_text()
+    assert why.startswith("Taverns: 10 points")
+    assert "drink, food and music taverns" in why and "row 2, columns 1 and 2" not in why
+    assert "row 2, column 1; row 2, column 2; row 4, column 4: 9 points" in why
+    assert "r1c" not in why
+
+    # Factories: its two factories, worth 3 each (second most), and the table's ranking.
+    page.click('.score[data-category="factories"][data-city="1"]')
+    expect(card.locator(".why")).to_contain_text("Factories: 6 points")
+    assert card.locator(".cell.hl").count() == 2
+    for r, c in ((1, 4), (4, 1)):
+        cell = card.locator(f'.cell[data-row="{r}"][data-col="{c}"]')
+        expect(cell).to_have_class(re.compile(r"\bhl\b"))
+        expect(cell.locator(".badge")).to_have_text("3")
+    why = card.locator(".why").inner_text()
+    assert "2 factories worth 3 each (the second most factories at the table)" in why
+    assert "Factories at the table: Ben & Cy 4 (4 each), Ann & Ben 2 (3 each), Cy & Ann 0" in why
+
+    # Shops and houses say which line and what each house is worth.
+    page.click('.score[data-category="shops"][data-city="1"]')
+    expect(card.locator(".why")).to_contain_text("3 shops in a line, row 1, columns 1 to 3: 10 points")
+    page.click('.score[data-category="houses"][data-city="1"]')
+    expect(card.locator(".why")).to_contain_text(
+        "2 houses next to a factory, worth only 1 each, row 2, column 4; row 4, column 2: 2 points")
+    expect(card.locator('.cell[data-row="4"][data-col="2"] .badge')).to_have_text("1")
+    page.close()
+
+
+# --- installable and offline (issue 11): manifest, service worker, a viewed table offline ---
+
+def test_a_viewed_table_still_shows_offline(server, browser):
+    import time
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    blocked = watch_policy(page)
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    for city in (1, 2, 3):
+        type_grid(page, server, table_id, city, truth(CASES[city])["grid"])
+    url = f"{server}/tables/{table_id}"
+    page.goto(url)
+    page.wait_for_selector(".winner")
+    winner = page.inner_text(".winner")
+    totals = page.locator(".scores .sum td").all_inner_texts()
+    assert page.evaluate("document.querySelector('link[rel=manifest]').href") \
+        == f"{server}/manifest.webmanifest"
+
+    # The worker takes over the page, and keeps the page and its table (first view included).
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.scriptURL)") \
+        == f"{server}/sw.js"
+    kept = f"""async () => {{
+        for (const u of ["{url}", "{server}/api/tables/{table_id}", "{server}/static/table.js"])
+            if (!(await caches.match(u))) return false;
+        return true; }}"""
+    deadline = time.monotonic() + 15
+    while not page.evaluate(kept):
+        assert time.monotonic() < deadline, "the table was not kept for offline use"
+        time.sleep(0.2)
+
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector(".winner")
+    assert page.inner_text(".winner") == winner
+    assert page.locator(".scores .sum td").all_inner_texts() == totals
+    assert page.evaluate("navigator.onLine") is False
+    assert blocked == []
+    context.set_offline(False)
+    context.close()

@@ -93,7 +93,9 @@ def test_typed_cities_score_the_table_and_export(client):
     for city in (1, 2, 3):
         table = client.put(f"/api/tables/{table['id']}/cities/{city}/grid", json={"grid": GRID}).json
     assert table["scores"]["complete"] and table["scores"]["winner"] == ["Ann", "Ben", "Cy"]
-    csv = client.get(f"/api/tables/{table['id']}/export.csv").data.decode()
+    raw = client.get(f"/api/tables/{table['id']}/export.csv").data
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 byte-order mark: spreadsheets read accents
+    csv = raw.decode("utf-8-sig")
     assert csv.startswith("table,Friday") and "\ncity,builders,shops" in csv and "Ann & Ben" in csv
     exported = client.get(f"/api/tables/{table['id']}/export.json").json
     assert exported["scores"]["cities"][0]["scores"]["total"] > 0
@@ -492,7 +494,7 @@ def test_csv_cells_are_never_formulas(client):
     table = new_table(client, ("=cmd|' /C calc'!A0", "+Ben", "@Cy"))
     for city in (1, 2, 3):
         client.put(f"/api/tables/{table['id']}/cities/{city}/grid", json={"grid": GRID})
-    rows = client.get(f"/api/tables/{table['id']}/export.csv").data.decode().splitlines()
+    rows = client.get(f"/api/tables/{table['id']}/export.csv").data.decode("utf-8-sig").splitlines()
     import csv as csv_module
 
     cells = [cell for row in csv_module.reader(rows) for cell in row]
@@ -659,7 +661,7 @@ def test_csv_has_the_name_date_each_players_cities_and_tiebreaks(client):
     table_id = typed_table(client, "Tuesday", ("ann", "Ben", "Dee"), [GRID, HOUSES, LOW])
     created = client.get(f"/api/tables/{table_id}").json["created"]
     rows = list(csv_module.reader(
-        client.get(f"/api/tables/{table_id}/export.csv").data.decode().splitlines()))
+        client.get(f"/api/tables/{table_id}/export.csv").data.decode("utf-8-sig").splitlines()))
     assert rows[0] == ["table", "Tuesday"]
     assert rows[1] == ["date", time.strftime("%Y-%m-%d %H:%M", time.localtime(created))]
     assert rows[2] == ["players", "ann · Ben · Dee"]
@@ -677,8 +679,33 @@ def test_csv_header_and_tiebreaks_are_never_formulas(client):
 
     table_id = typed_table(client, "=HYPERLINK(\"x\")", ("+Ann", "-Ben", "@Cy"), [GRID] * 3)
     rows = list(csv_module.reader(
-        client.get(f"/api/tables/{table_id}/export.csv").data.decode().splitlines()))
+        client.get(f"/api/tables/{table_id}/export.csv").data.decode("utf-8-sig").splitlines()))
     cells = [cell for row in rows for cell in row]
     assert not any(c.startswith(("=", "+", "-", "@")) for c in cells)
     assert rows[0] == ["table", "'=HYPERLINK(\"x\")"]
     assert ["tiebreak", "'+Ann and -Ben stay tied on every tiebreaker"] in rows
+
+
+def test_csv_starts_with_a_byte_order_mark_and_keeps_accents(client):
+    table_id = typed_table(client, "Café", ("Zoë", "Ånne", "Ben"), [GRID] * 3)
+    answer = client.get(f"/api/tables/{table_id}/export.csv")
+    assert answer.mimetype == "text/csv" and answer.mimetype_params.get("charset") == "utf-8"
+    assert answer.data.startswith("\ufefftable,Café".encode())
+    assert "Zoë · Ånne · Ben" in answer.data.decode("utf-8-sig")
+
+
+def test_service_worker_and_manifest_are_served_for_the_whole_app(client):
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+    assert worker.headers["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in worker.headers["Cache-Control"]
+    assert b'addEventListener("fetch"' in worker.data
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    info = manifest.json
+    assert info["start_url"] == "/" and info["display"] == "standalone"
+    assert info["theme_color"] == "#1f6f4a" and info["short_name"]
+    for icon in info["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    page = client.get("/").data.decode()
+    assert 'rel="manifest" href="/manifest.webmanifest"' in page and "/static/offline.js" in page

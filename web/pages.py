@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 from scorer.city import BUILDINGS
@@ -46,6 +46,24 @@ def campaign(campaign_id: str):
         abort(404, description="no such campaign: check the link")
     return render_template("campaign.html", campaign_id=campaign_id,
                            host_mode=current_app.config["HOST_MODE"])
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, at the root so that its scope is the whole app (pages kept for
+    offline viewing); always checked afresh, so an updated app replaces it at once."""
+    response = send_from_directory(current_app.static_folder, "sw.js", mimetype="text/javascript",
+                                   max_age=0)
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest: the app can be installed on a phone's home screen."""
+    return send_from_directory(current_app.static_folder, "manifest.webmanifest",
+                               mimetype="application/manifest+json", max_age=0)
 
 
 @bp.get("/qr.svg")

@@ -272,8 +272,10 @@ def _when(seconds) -> str:
 
 def export_csv(table: dict, result: dict) -> str:
     """The table's name and date; one row per city: who built it, the six categories and the
-    total; then the players with their two cities and scores, and how ties were broken."""
+    total; then the players with their two cities and scores, and how ties were broken. It starts
+    with a UTF-8 byte-order mark, so that spreadsheets read accented names right."""
     out = io.StringIO()
+    out.write("\ufeff")
     writer = csv.writer(out)
     writer.writerow(map(_cell, ["table", table.get("name", "")]))
     writer.writerow(map(_cell, ["date", _when(table.get("created"))]))

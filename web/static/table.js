@@ -14,6 +14,10 @@ const cardErrors = {}; // city index -> message shown in that city's card
 const confirmed = new Set(); // "index:r:c" of flagged cells the player confirmed as read
 const busy = new Map(); // city index -> "Reading…" / "Waiting…" while its photo is sent and read
 let loading = null; // the first GET of the table: controls used before it arrived wait for it
+let paint = null; // {city, building}: paint mode, each tapped cell becomes that building
+let nextCell = null; // {city, r, c}: the empty cell chosen after one was set with the picker
+const pending = new Map(); // "index:r:c" -> building painted, not yet answered by the server
+let sending = Promise.resolve(); // painted cells go to the server one after another
 
 const showError = (message) => { $("table-error").textContent = message || ""; };
 const spoken = (b) => (b ? buildingName(b).toLowerCase() : "nothing"); // "drink tavern"
@@ -214,18 +218,21 @@ function gridView(city, index) {
     const inset = (100 * reading.warp.pad) / reading.warp.side;
     grid.style.inset = `${inset}%`;
   }
-  const hl = highlight && highlight.city === index ? highlight.cells : [];
+  const marks = highlight && highlight.city === index ? highlight.marks : {};
+  const painting = paint && paint.city === index;
   const corrected = correctedCells(city);
   for (let r = 0; r < 4; r++) {
     for (let c = 0; c < 4; c++) {
-      const building = city.grid ? city.grid[r][c] : null;
+      const building = cellAt(city, index, r, c);
+      const mark = marks[`${r}:${c}`];
+      const next = !painting && nextCell && nextCell.city === index && nextCell.r === r && nextCell.c === c && !building;
       const conf = reading && reading.confidence ? reading.confidence[r][c] : 1;
       const fixed = corrected.some(([y, x]) => y === r && x === c);
       const checked = confirmed.has(`${index}:${r}:${c}`) || chosen(city, r, c);
       const low = conf < LOW && !fixed && !checked;
       const cell = el("button", {
         type: "button",
-        className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${hl.some(([y, x]) => y === r && x === c) ? " hl" : ""}`,
+        className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${mark ? ` hl g${mark.group % GROUP_COLOURS}` : ""}${next ? " next" : ""}`,
         title: building ? `${building}${fixed ? `, corrected (read as ${reading.model_grid[r][c]})` : conf < 1 ? ` (${Math.round(conf * 100)} %)` : ""}` : "choose",
       });
       cell.dataset.row = r + 1;
@@ -234,8 +241,10 @@ function gridView(city, index) {
       if (fixed) cell.dataset.corrected = "true";
       // Screen readers hear what the eye sees: the building, and whether it is flagged or corrected.
       const state = fixed ? `, corrected (read as ${spoken(reading.model_grid[r][c])})` : low ? ", to check" : "";
-      cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building ? spoken(building) : "empty"}${state}`);
-      cell.setAttribute("aria-haspopup", "dialog");
+      const why = mark ? `, ${mark.words}` : "";
+      const todo = next ? ", next to type" : painting && building !== paint.building ? `, tap to make it a ${spoken(paint.building)}` : "";
+      cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building ? spoken(building) : "empty"}${state}${why}${todo}`);
+      if (!painting) cell.setAttribute("aria-haspopup", "dialog");
       if (building) {
         cell.append(el("img", { src: `/static/icons/${building}.png`, alt: "" }));
         cell.append(el("span", { textContent: SHORT[building] }));
@@ -245,7 +254,13 @@ function gridView(city, index) {
         flag.setAttribute("aria-hidden", "true");
         cell.append(flag);
       }
-      cell.addEventListener("click", () => pickCell(index, r, c, building));
+      if (mark) {
+        const badge = el("b", { className: "badge", textContent: mark.badge }); // the group, not by colour only
+        badge.setAttribute("aria-hidden", "true");
+        cell.append(badge);
+      }
+      cell.addEventListener("click", () => (paint && paint.city === index
+        ? paintCell(index, r, c, paint.building) : pickCell(index, r, c, building)));
       grid.append(cell);
     }
   }
@@ -361,6 +376,9 @@ function cityCard(city, index) {
   if (unread) card.append(cornerPicker(index, "No city found in the last photo. Tap the city's four corners on it, or take another photo."));
   if (city.counts) card.append(countsSummary(city));
   if (isAutomaville(index) && countsOpen.has(index)) card.append(countsForm(city, index));
+  if (city.grid && !city.counts && !busy.has(index) && (paint && paint.city === index || typedCount(city, index) < 16)) {
+    card.append(typingPanel(city, index));
+  }
   if (city.grid) card.append(gridView(city, index));
   const corrected = correctedCells(city);
   const uncertain = city.reading && city.reading.uncertain ? city.reading.uncertain : [];
@@ -369,7 +387,7 @@ function cityCard(city, index) {
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(city, index));
-  if (highlight && highlight.city === index) card.append(el("p", { className: "why", textContent: highlight.text }));
+  if (highlight && highlight.city === index) card.append(whyBox(highlight));
   const error = el("p", { className: "error card-error", textContent: cardErrors[index] || "" });
   error.setAttribute("role", "alert");
   card.append(error);
@@ -403,6 +421,8 @@ async function typeOver(city, index) {
     table = await call("PUT", `${api}/cities/${index + 1}/grid`, { grid: empty });
     forgetConfirmed(index);
     setCardError(index, "");
+    nextCell = { city: index, r: 0, c: 0 };
+    if (highlight && highlight.city === index) highlight = null;
   } catch (error) { setCardError(index, error.message); }
   render();
 }
@@ -455,7 +475,11 @@ function pickCell(index, r, c, current) {
       if (building === current) confirmed.add(`${index}:${r}:${c}`);
       else confirmed.delete(`${index}:${r}:${c}`);
       setCardError(index, "");
+      // Typing a city in: the next empty cell is chosen, Enter (or a tap) opens its picker.
+      nextCell = nextEmpty(table.cities[index], index, r, c);
+      if (highlight && highlight.city === index) highlight = null; // drawn for the cells before
       render();
+      focusNext();
       refreshLearning();
     } catch (error) { setCardError(index, error.message); render(); }
   };
@@ -463,14 +487,218 @@ function pickCell(index, r, c, current) {
   dialog.showModal();
 }
 
-// --- scoreboard --------------------------------------------------------------------------
 
-function explanationCells(category, why, mode) {
-  if (mode === "counts") return []; // tiles sorted by type: no cells to point at
-  const lists = { shops: why.sets && why.sets.flatMap((s) => s.cells), parks: why.groups && why.groups.flatMap((g) => g.cells),
-    houses: why.next_to_factory, offices: why.next_to_tavern };
-  return lists[category] || [];
+// --- typing a city in: paint mode and the count of tiles typed --------------------------------
+
+// A cell as shown: what was just painted there, else what the server keeps.
+function cellAt(city, index, r, c) {
+  const key = `${index}:${r}:${c}`;
+  if (pending.has(key)) return pending.get(key);
+  return city.grid && city.grid[r] ? city.grid[r][c] : null;
 }
+
+const shownGrid = (city, index) => [0, 1, 2, 3].map((r) => [0, 1, 2, 3].map((c) => cellAt(city, index, r, c)));
+const typedCount = (city, index) => shownGrid(city, index).flat().filter(Boolean).length;
+
+// The first empty cell after (r, c), reading row by row and starting over at the top.
+function nextEmpty(city, index, r, c) {
+  for (let k = 1; k <= 16; k++) {
+    const i = (r * 4 + c + k) % 16;
+    const [y, x] = [Math.floor(i / 4), i % 4];
+    if (!cellAt(city, index, y, x)) return { city: index, r: y, c: x };
+  }
+  return null;
+}
+
+function focusNext() {
+  if (!nextCell) return;
+  const key = `cell:${nextCell.city}:${nextCell.r}:${nextCell.c}`;
+  const node = [...document.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === key);
+  if (node) node.focus({ preventScroll: true });
+}
+
+// Paint mode: one building chosen, then every tapped cell becomes it (no picker per cell).
+function paintCell(index, r, c, building) {
+  const key = `${index}:${r}:${c}`;
+  const city = table.cities[index];
+  if (cellAt(city, index, r, c) === building) return;
+  pending.set(key, building);
+  confirmed.delete(key);
+  nextCell = null;
+  if (highlight && highlight.city === index) highlight = null; // drawn for the cells before
+  render();
+  sending = sending.then(async () => {
+    try {
+      table = await call("PUT", `${api}/cities/${index + 1}/cells/${r + 1}/${c + 1}`, { building });
+      setCardError(index, "");
+    } catch (error) { setCardError(index, error.message); }
+    pending.delete(key);
+    render();
+  });
+}
+
+function typingPanel(city, index) {
+  const panel = el("div", { className: "typing" });
+  const grid = shownGrid(city, index);
+  const typed = grid.flat().filter(Boolean).length;
+  // the score itself comes from the server once all 16 are in (the rules live in Python)
+  const count = el("p", { className: "typed", textContent: `${typed} of 16 tiles typed` });
+  count.setAttribute("aria-live", "polite");
+  panel.append(count);
+  const painting = paint && paint.city === index;
+  const tools = el("div", { className: "paint-tools" });
+  tools.setAttribute("role", "group");
+  tools.setAttribute("aria-label", `Paint City ${index + 1}: choose a building, then tap cells`);
+  tools.append(el("span", { className: "hint", textContent: painting ? `Painting ${spoken(paint.building)}: tap cells` : "Paint:" }));
+  for (const b of BUILDINGS) {
+    const on = painting && paint.building === b;
+    const button = el("button", { type: "button", className: `paint-pick${on ? " on" : ""}`, title: buildingName(b) },
+      el("img", { src: `/static/icons/${b}.png`, alt: "" }), el("span", { textContent: SHORT[b] }));
+    button.dataset.building = b;
+    button.dataset.focus = `paint:${index}:${b}`;
+    button.setAttribute("aria-label", `Paint ${spoken(b)}`);
+    button.setAttribute("aria-pressed", String(on));
+    button.addEventListener("click", () => {
+      paint = on ? null : { city: index, building: b };
+      nextCell = null;
+      render();
+    });
+    tools.append(button);
+  }
+  if (painting) {
+    const stop = el("button", { type: "button", className: "small paint-stop", textContent: "Done painting" });
+    stop.dataset.focus = `paint-stop:${index}`;
+    stop.addEventListener("click", () => { paint = null; render(); });
+    tools.append(stop);
+  }
+  panel.append(tools);
+  return panel;
+}
+
+// --- every point drawn on the city, in a player's words ------------------------------------
+
+const GROUP_COLOURS = 6;
+const LETTERS = "ABCDEFGHIJKLMNOP";
+const ORDINAL = ["no factories", "the most factories", "the second most factories", "fewer factories"];
+
+// [[0, 3]] -> "row 1, column 4"; a line in a row -> "row 2, columns 1 to 3".
+function place(cells) {
+  const sorted = [...cells].sort(([a, b], [c, d]) => a - c || b - d);
+  const run = (ns) => ns.every((n, k) => k === 0 || n === ns[k - 1] + 1);
+  const listed = (ns) => (ns.length > 2 && run(ns) ? `${ns[0] + 1} to ${ns[ns.length - 1] + 1}`
+    : ns.map((n) => n + 1).join(ns.length === 2 ? " and " : ", "));
+  if (sorted.length > 1 && sorted.every(([r]) => r === sorted[0][0])) {
+    return `row ${sorted[0][0] + 1}, columns ${listed(sorted.map(([, c]) => c))}`;
+  }
+  if (sorted.length > 1 && sorted.every(([, c]) => c === sorted[0][1])) {
+    return `column ${sorted[0][1] + 1}, rows ${listed(sorted.map(([r]) => r))}`;
+  }
+  return sorted.map(([r, c]) => `row ${r + 1}, column ${c + 1}`).join("; ");
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+const cellsOf = (grid, pred) => grid.flatMap((row, r) => row.map((b, c) => [r, c, b])).filter(([, , b]) => pred(b)).map(([r, c]) => [r, c]);
+
+// {city, title, lines: [{group, badge, text}], marks: {"r:c": {group, badge, words}}}
+function explainInWords(category, index) {
+  const scored = table.scores.cities[index];
+  const why = scored.explanation[category];
+  const points = scored.scores[category];
+  const grid = table.cities[index].grid;
+  const lines = [];
+  const marks = {};
+  const add = (cells, text, badge, words) => {
+    const group = lines.length;
+    lines.push({ group, badge, text });
+    for (const [r, c] of cells) marks[`${r}:${c}`] = { group, badge, words };
+  };
+  const title = `${category[0].toUpperCase()}${category.slice(1)}: ${plural(points, "point", "points")}`;
+  if (category === "shops") {
+    why.sets.forEach((s, k) => {
+      const what = s.cells.length === 1 ? "a shop on its own" : `${s.cells.length} shops in a line`;
+      add(s.cells, `${what}, ${place(s.cells)}: ${s.points} points`, LETTERS[k], `${what} (${LETTERS[k]}), ${s.points} points`);
+    });
+  } else if (category === "parks") {
+    why.groups.forEach((g, k) => {
+      const what = g.cells.length === 1 ? "a park on its own" : `a group of ${g.cells.length} parks`;
+      add(g.cells, `${what}, ${place(g.cells)}: ${g.points} points`, LETTERS[k], `${what} (${LETTERS[k]}), ${g.points} points`);
+    });
+  } else if (category === "taverns") {
+    // The explanation names the kinds in each set; the cells are the city's taverns of those kinds.
+    const left = {};
+    for (const [r, c] of cellsOf(grid, (b) => b && b.startsWith("tavern-"))) (left[grid[r][c]] = left[grid[r][c]] || []).push([r, c]);
+    why.sets.forEach((s, k) => {
+      const cells = s.kinds.map((kind) => (left[kind] || []).shift()).filter(Boolean);
+      const names = s.kinds.map((kind) => kind.slice(7));
+      const kinds = names.length === 1 ? `a ${names[0]} tavern` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} taverns`;
+      const what = s.kinds.length === 1 ? `${kinds} on its own` : `a set of ${s.kinds.length}: ${kinds}`;
+      add(cells, `${what}, ${place(cells)}: ${s.points} points`, LETTERS[k], `tavern set ${LETTERS[k]}, ${s.points} points`);
+    });
+    if (why.sets.length > 1) lines.push({ text: "A set holds each kind once; a second tavern of a kind starts a new set." });
+  } else if (category === "offices") {
+    const offices = cellsOf(grid, (b) => b === "office");
+    let from = 0;
+    why.sets.forEach((s, k) => {
+      const cells = offices.slice(from, from + s.size);
+      from += s.size;
+      add(cells, `a set of ${plural(s.size, "office", "offices")}, ${place(cells)}: ${s.points} points`, LETTERS[k],
+        `office set ${LETTERS[k]}, ${s.points} points`);
+    });
+    if (why.sets.length > 1) lines.push({ text: "Offices count in sets of up to 6, wherever they are." });
+    if (why.next_to_tavern.length) {
+      const bonus = { group: lines.length, badge: "+1", text: `+1 for each office next to a tavern (${plural(why.next_to_tavern.length, "office", "offices")}), ${place(why.next_to_tavern)}: ${why.next_to_tavern.length} points` };
+      lines.push(bonus);
+      for (const [r, c] of why.next_to_tavern) {
+        const mark = marks[`${r}:${c}`];
+        marks[`${r}:${c}`] = { group: bonus.group, badge: `${mark ? mark.badge : ""}+1`, words: `${mark ? `${mark.words}, ` : ""}+1 next to a tavern` };
+      }
+    }
+  } else if (category === "houses") {
+    const capped = why.next_to_factory;
+    const full = why.cells.filter(([r, c]) => !capped.some(([y, x]) => y === r && x === c));
+    const types = why.other_types.join(", ") || "none";
+    if (full.length) {
+      add(full, `${plural(full.length, "house", "houses")} worth ${why.per_house} each (${plural(why.per_house, "other building type", "other building types")} in the city: ${types}), ${place(full)}: ${full.length * why.per_house} points`,
+        String(why.per_house), `house worth ${why.per_house}`);
+    }
+    if (capped.length) {
+      add(capped, `${plural(capped.length, "house", "houses")} next to a factory, worth only 1 each, ${place(capped)}: ${capped.length} points`, "1", "house next to a factory, worth 1");
+    }
+  } else if (category === "factories") {
+    const cells = cellsOf(grid, (b) => b === "factory");
+    if (cells.length) {
+      add(cells, `${plural(cells.length, "factory", "factories")} worth ${why.per_tile} each (${ORDINAL[why.rank]} at the table), ${place(cells)}: ${points} points`,
+        String(why.per_tile), `factory worth ${why.per_tile}`);
+    }
+    const ranking = table.scores.cities.map((c, i) => (c ? { i, count: c.explanation.factories.count, rank: c.factory_rank, per: c.explanation.factories.per_tile } : null))
+      .filter(Boolean).sort((a, b) => b.count - a.count);
+    lines.push({ text: "Factories at the table: " + ranking.map((c) => `${cityName(c.i)} ${c.count}${c.count ? ` (${c.per} each)` : ""}`).join(", ")
+      + ". The most score 4 each, the second most 3, the others 2." });
+  }
+  if (!why || (lines.length === 0)) lines.push({ text: `No ${category} in this city.` });
+  return { city: index, title, lines, marks };
+}
+
+function whyBox(h) {
+  const box = el("div", { className: "why" }, el("p", { className: "why-title", textContent: h.title }));
+  if (h.lines.length) {
+    const list = el("ul", { className: "why-lines" });
+    for (const line of h.lines) {
+      const item = el("li", {});
+      if (line.group !== undefined) {
+        const swatch = el("b", { className: `badge g${line.group % GROUP_COLOURS}`, textContent: line.badge });
+        swatch.setAttribute("aria-hidden", "true");
+        item.append(swatch, " ");
+      }
+      item.append(line.text);
+      list.append(item);
+    }
+    box.append(list);
+  }
+  return box;
+}
+
+// --- scoreboard --------------------------------------------------------------------------
 
 // Automaville from tile counts, scored "maximally" (solo beginner mode).
 function countsExplanation(category, why, points) {
@@ -482,19 +710,6 @@ function countsExplanation(category, why, points) {
     case "offices": return `Offices ${points}: ${sets(why.sets) || "none"}` + (why.tavern_bonus ? `, +1 for each of the ${why.count} (Automaville has a tavern)` : "");
     case "parks": return `Parks ${points}: ${why.count} as separate pairs` + (why.count ? ` (${why.groups.map((g) => `${g.points} for ${g.size === 2 ? "a pair" : "one"}`).join(" + ")})` : "");
     default: return `Houses ${points}: ${why.count} × ${why.per_house} (${why.other_types.join(", ") || "no other types"}; none next to a factory)`;
-  }
-}
-
-function explanationText(category, why, points, mode) {
-  if (mode === "counts") return countsExplanation(category, why, points);
-  const cells = (list) => list.map(([r, c]) => `r${r + 1}c${c + 1}`).join(" ");
-  switch (category) {
-    case "shops": return `Shops ${points}: ` + (why.sets.map((s) => `${s.points} for ${cells(s.cells)}`).join(", ") || "none");
-    case "factories": return `Factories ${points}: ${why.count} × ${why.per_tile} (rank ${why.rank || "-"} at the table)`;
-    case "taverns": return `Taverns ${points}: ` + (why.sets.map((s) => `${s.points} for ${s.kinds.map((k) => k.slice(7)).join("+")}`).join(", ") || "none");
-    case "offices": return `Offices ${points}: ` + why.sets.map((s) => `${s.points} for ${s.size}`).join(" + ") + (why.next_to_tavern.length ? `, +1 each next to a tavern: ${cells(why.next_to_tavern)}` : "");
-    case "parks": return `Parks ${points}: ` + (why.groups.map((g) => `${g.points} for a group of ${g.cells.length}`).join(", ") || "none");
-    default: return `Houses ${points}: ${why.per_house} each (${why.other_types.join(", ") || "no other types"})` + (why.next_to_factory.length ? `; 1 next to a factory: ${cells(why.next_to_factory)}` : "");
   }
 }
 
@@ -519,7 +734,9 @@ function scoreboard() {
       button.dataset.focus = `score:${category}:${i}`;
       button.addEventListener("click", () => {
         const why = city.explanation[category];
-        highlight = { city: i, cells: explanationCells(category, why, city.mode), text: explanationText(category, why, city.scores[category], city.mode) };
+        highlight = city.mode === "counts"
+          ? { city: i, marks: {}, title: countsExplanation(category, why, city.scores[category]), lines: [] }
+          : explainInWords(category, i);
         render();
         document.querySelector(`.city[data-city="${i + 1}"]`).scrollIntoView({ behavior: "smooth", block: "center" });
       });
