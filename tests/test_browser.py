@@ -698,3 +698,73 @@ def test_a_viewed_table_still_shows_offline(server, browser):
     assert blocked == []
     context.set_offline(False)
     context.close()
+
+
+# --- accessibility: axe-core on every page (issue 11) -------------------------------------
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def axe_violations(page) -> str:
+    """axe-core's WCAG 2 A/AA violations on the page, one readable line per offending node."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})"
+                          ".then(r => r.violations)", WCAG)
+    lines = []
+    for v in found:
+        for node in v["nodes"]:
+            lines.append(f"{v['id']} ({v['impact']}): {v['help']} at {' '.join(node['target'])}"
+                         f"\n    {node.get('failureSummary', '').replace(chr(10), ' ')}")
+    return "\n".join(lines)
+
+
+def test_every_page_passes_axe_wcag_a_and_aa(server, browser):
+    # The pages' CSP allows only their own scripts; axe is injected in a context of its own.
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1024, "height": 800})
+    page = context.new_page()
+    grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"],
+            ["office", "office", "tavern-music", "park"],
+            ["house", "tavern-food", "tavern-bed", "factory"]]
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    with open(photo(CASES[0]), "rb") as f:
+        read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
+                                 headers={"Origin": server},
+                                 multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
+                                                      "buffer": f.read()}})
+    assert read.ok, read.text()
+    type_grid(page, server, table_id, 2, grid)
+    type_grid(page, server, table_id, 3, [["park"] * 4] * 4)
+
+    page.goto(server)
+    expect(page.locator("#stats-table")).to_be_visible()
+    expect(page.locator(f'.tables li[data-id="{table_id}"] .table-winner')).to_be_visible()
+    problems = {"home": axe_violations(page)}
+
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.goto(f"{server}/tables/{table_id}")
+    page.wait_for_selector(".winner")
+    expect(page.locator(".grid-wrap.photo")).to_have_count(1)
+    problems["table"] = axe_violations(page)
+
+    page.set_viewport_size({"width": 1024, "height": 800})
+    page.goto(f"{server}/campaigns")
+    page.wait_for_load_state("networkidle")
+    problems["campaigns"] = axe_violations(page)
+    made = page.request.post(f"{server}/api/campaigns", headers={"Origin": server},
+                             data={"name": "Axe", "length": 3, "difficulty": 2, "mode": "full"})
+    assert made.ok, made.text()
+    solo = page.request.post(f"{server}/api/tables", headers={"Origin": server},
+                             data={"players": ["Me"], "difficulty": 2}).json()["id"]
+    for city in (1, 2, 3):
+        type_grid(page, server, solo, city, grid)
+    game = page.request.post(f"{server}/api/campaigns/{made.json()['id']}/games",
+                             headers={"Origin": server}, data={"table": solo, "type": "shop"})
+    assert game.ok, game.text()
+    page.goto(f"{server}/campaigns/{made.json()['id']}")
+    expect(page.locator("#campaign-name")).to_have_text("Axe")
+    expect(page.locator(".campaign-game")).to_have_count(1)
+    problems["campaign"] = axe_violations(page)
+    context.close()
+    report = "\n".join(f"== {name}\n{text}" for name, text in problems.items() if text)
+    assert not report, "axe-core found WCAG 2 A/AA violations:\n" + report

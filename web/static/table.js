@@ -21,6 +21,8 @@ let sending = Promise.resolve(); // painted cells go to the server one after ano
 
 const showError = (message) => { $("table-error").textContent = message || ""; };
 const spoken = (b) => (b ? buildingName(b).toLowerCase() : "nothing"); // "drink tavern"
+// A name with the letters the cell shows in it ("drink tavern, Td"), so voice control can say them.
+const named = (b) => (SHORT[b].length > 1 ? `${spoken(b)}, ${SHORT[b]}` : spoken(b));
 const esc = (text) => String(text).replace(/[<&>"]/g, (ch) => ({ "<": "&lt;", "&": "&amp;", ">": "&gt;", '"': "&quot;" })[ch]);
 
 
@@ -102,7 +104,7 @@ function seatingDiagram() {
   const cityAngle = (i) => (n === 2
     ? seatAngle(Math.floor(i / 2)) + (i % 2 ? 0.6 : -0.6)
     : seatAngle(i) + Math.PI / n);
-  const svg = [`<svg viewBox="0 0 200 200" class="seating" role="img" aria-label="${esc(`Seating, clockwise: ${seats.join(", ")}`)}">`,
+  const svg = [`<svg viewBox="0 0 200 200" class="seating" role="group" aria-label="${esc(`Seating, clockwise: ${seats.join(", ")}`)}">`,
     `<circle cx="100" cy="100" r="62" fill="#6b4a33"/>`];
   seats.forEach((name, i) => {
     // Names run away from the table on its left and right, so long ones do not cover it.
@@ -114,7 +116,8 @@ function seatingDiagram() {
   table.cities.forEach((city, i) => {
     const [x, y] = at(cityAngle(i), 45);
     const scored = table.scores.cities[i];
-    svg.push(`<a href="#city-${i + 1}"><rect x="${x - 17}" y="${y - 17}" width="34" height="34" rx="4" class="${scored ? "read" : "empty"}"/>`,
+    const label = `City ${i + 1}${scored ? `: ${scored.scores.total + (scored.modifier || 0)} points` : ", not scored yet"}`;
+    svg.push(`<a href="#city-${i + 1}" aria-label="${esc(label)}"><rect x="${x - 17}" y="${y - 17}" width="34" height="34" rx="4" class="${scored ? "read" : "empty"}"/>`,
       `<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="middle" class="city-label">${scored ? scored.scores.total + (scored.modifier || 0) : i + 1}</text></a>`);
   });
   svg.push("</svg>");
@@ -243,7 +246,7 @@ function gridView(city, index) {
       const state = fixed ? `, corrected (read as ${spoken(reading.model_grid[r][c])})` : low ? ", to check" : "";
       const why = mark ? `, ${mark.words}` : "";
       const todo = next ? ", next to type" : painting && building !== paint.building ? `, tap to make it a ${spoken(paint.building)}` : "";
-      cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building ? spoken(building) : "empty"}${state}${why}${todo}`);
+      cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building ? named(building) : "empty"}${state}${why}${todo}`);
       if (!painting) cell.setAttribute("aria-haspopup", "dialog");
       if (building) {
         cell.append(el("img", { src: `/static/icons/${building}.png`, alt: "" }));
@@ -556,7 +559,7 @@ function typingPanel(city, index) {
       el("img", { src: `/static/icons/${b}.png`, alt: "" }), el("span", { textContent: SHORT[b] }));
     button.dataset.building = b;
     button.dataset.focus = `paint:${index}:${b}`;
-    button.setAttribute("aria-label", `Paint ${spoken(b)}`);
+    button.setAttribute("aria-label", `Paint ${named(b)}`);
     button.setAttribute("aria-pressed", String(on));
     button.addEventListener("click", () => {
       paint = on ? null : { city: index, building: b };
