@@ -5,8 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
-from scorer.city import BUILDINGS
+from scorer.city import BUILDINGS, GAME_SUPPLY, TILES
+from scorer.notation import SHORT
+from scorer.rules import CATEGORIES
 from scorer.table import DIFFICULTY_MODIFIER
+
+# what the table page needs to know of the game, from the rules engine
+GAME_WORDS = {"buildings": BUILDINGS, "short": SHORT, "categories": CATEGORIES,
+              "supply": GAME_SUPPLY, "tiles": TILES}
 
 bp = Blueprint("pages", __name__)
 
@@ -30,7 +36,7 @@ def index():
 def table(table_id: str):
     if current_app.extensions["store"].get_table(table_id) is None:
         abort(404, description="no such table: check the link")
-    return render_template("table.html", table_id=table_id, buildings=BUILDINGS)
+    return render_template("table.html", table_id=table_id, buildings=BUILDINGS, game=GAME_WORDS)
 
 
 @bp.get("/campaigns")

@@ -1,12 +1,9 @@
 // The table page: photos in, grids shown over the warped photo, taps to correct, scoreboard.
 const api = `/api/tables/${encodeURIComponent(document.getElementById("cities").dataset.table)}`;
-const SHORT = { shop: "S", factory: "F", office: "O", park: "P", house: "H",
-  "tavern-drink": "Td", "tavern-food": "Tf", "tavern-music": "Tm", "tavern-bed": "Tb" };
-const CATEGORIES = ["shops", "factories", "taverns", "offices", "parks", "houses"];
-const BUILDINGS = ["shop", "factory", "tavern-drink", "tavern-food", "tavern-music", "tavern-bed", "office", "park", "house"];
-const SUPPLY = { "tavern-drink": 7, "tavern-food": 7, "tavern-music": 7, "tavern-bed": 7 }; // others: 16 in a city
+// The game's words and limits, from the rules engine (one definition, in Python; see pages.py).
+const GAME = JSON.parse(document.getElementById("cities").dataset.game);
+const { short: SHORT, categories: CATEGORIES, buildings: BUILDINGS, supply: SUPPLY, tiles: TILES } = GAME;
 const countsOpen = new Set(); // city indexes whose "Type counts" form is open
-const LOW = 0.8;
 let table = null;
 let highlight = null; // {city, cells, text}
 let learning = null; // what the reader learned from the players (GET /api/learning)
@@ -230,9 +227,10 @@ function gridView(city, index) {
       const mark = marks[`${r}:${c}`];
       const next = !painting && nextCell && nextCell.city === index && nextCell.r === r && nextCell.c === c && !building;
       const conf = reading && reading.confidence ? reading.confidence[r][c] : 1;
+      const flagged = Boolean(reading && reading.uncertain && reading.uncertain.some(([y, x]) => y === r && x === c));
       const fixed = corrected.some(([y, x]) => y === r && x === c);
       const checked = confirmed.has(`${index}:${r}:${c}`) || chosen(city, r, c);
-      const low = conf < LOW && !fixed && !checked;
+      const low = flagged && !fixed && !checked;
       const cell = el("button", {
         type: "button",
         className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${mark ? ` hl g${mark.group % GROUP_COLOURS}` : ""}${next ? " next" : ""}`,
@@ -307,7 +305,7 @@ function countsForm(city, index) {
   form.setAttribute("aria-label", "Automaville's tiles by type");
   const fields = el("div", { className: "count-fields" });
   for (const b of BUILDINGS) {
-    const input = el("input", { type: "number", name: b, min: 0, max: SUPPLY[b] || 16, step: 1, value: (city.counts && city.counts[b]) || 0, inputMode: "numeric" });
+    const input = el("input", { type: "number", name: b, min: 0, max: Math.min(SUPPLY[b], TILES), step: 1, value: (city.counts && city.counts[b]) || 0, inputMode: "numeric" });
     fields.append(el("label", { className: "count" }, `${buildingName(b)} `, input));
   }
   const send = el("button", { type: "submit", className: "small primary", textContent: "Score counts" });
