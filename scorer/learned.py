@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from .vision.adaptation import CELL_DTYPE, Adaptation
 
 LEARNED_FILE = "learned-tiles.npz"
 MAX_LESSONS = 100_000
+MAX_UNPACKED_BYTES = MAX_LESSONS * 512  # cells of 170 float16 values, names and flags
 
 
 def data_folder(folder: str | Path | None = None) -> Path:
@@ -27,9 +29,13 @@ def data_folder(folder: str | Path | None = None) -> Path:
 
 
 def load_learned(folder: str | Path | None = None) -> Adaptation | None:
-    """What the web app learned in a data folder, None when it learned nothing."""
+    """What the web app learned in a data folder, None when it learned nothing (or its file
+    is damaged: the shipped model then reads, and the next lesson writes the file again)."""
     path = data_folder(folder) / LEARNED_FILE
-    return Adaptation.from_bytes(path.read_bytes()) if path.is_file() else None
+    try:
+        return Adaptation.from_bytes(path.read_bytes()) if path.is_file() else None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
 
 
 def lessons_to_bytes(lessons: list[tuple[bytes, str, bool]]) -> bytes:
@@ -48,8 +54,10 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
     problem = "not a file of learned tiles exported by this app"
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as d:
+            if sum(info.file_size for info in d.zip.infolist()) > MAX_UNPACKED_BYTES:
+                raise TableError(f"{problem} (it unpacks to more than the most lessons kept)")
             cells, buildings, player = d["cells"], d["buildings"], d["player"]
-    except (OSError, ValueError, KeyError, EOFError, TypeError) as error:
+    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as error:
         raise TableError(problem) from error
     n = len(buildings)
     if not (cells.dtype == CELL_DTYPE and cells.ndim == 2 and buildings.ndim == 1

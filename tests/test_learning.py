@@ -16,7 +16,7 @@ from PIL import Image
 
 from scorer.cli import main
 from scorer.errors import TableError
-from scorer.learned import LEARNED_FILE, lessons_from_bytes
+from scorer.learned import LEARNED_FILE, lessons_from_bytes, load_learned
 from scorer.reading import PhotoReader
 from web import create_app
 
@@ -150,12 +150,21 @@ def test_learned_tiles_move_between_machines(client, tmp_path):
     imported = other.post("/api/learning/import", data={"file": (io.BytesIO(exported), "x.npz")},
                           content_type="multipart/form-data")
     assert imported.status_code == 200 and imported.json["cells"] == 16
-    bad = other.post("/api/learning/import", data={"file": (io.BytesIO(b"PK nonsense"), "x.npz")},
-                     content_type="multipart/form-data")
-    assert bad.status_code == 400 and "not a file of learned tiles" in bad.json["error"]
+    for junk in (b"PK nonsense", b"PK\x03\x04" + bytes(100), _zip_bomb()):
+        bad = other.post("/api/learning/import", data={"file": (io.BytesIO(junk), "x.npz")},
+                         content_type="multipart/form-data")
+        assert bad.status_code == 400 and "not a file of learned tiles" in bad.json["error"]
     assert other.get("/api/learning").json["cells"] == 16
     with pytest.raises(TableError, match="another version"):
         lessons_from_bytes(exported, width=12)
+
+
+def _zip_bomb() -> bytes:
+    """A small .npz file whose cells unpack to 200 MB."""
+    out = io.BytesIO()
+    np.savez_compressed(out, cells=np.zeros((600_000, 170), np.float16),
+                        buildings=np.array(["shop"]), player=np.array([True]))
+    return out.getvalue()
 
 
 def test_the_cli_reads_with_the_data_folders_learned_tiles(client, tmp_path, capsys):
@@ -181,3 +190,8 @@ def test_cells_are_stored_compactly():
     reading = PhotoReader().read_file(str(photo("easy-00")))
     cells = np.frombuffer(reading.cells_bytes(), np.float16).reshape(16, -1)
     assert cells.shape[1] == 160 + 10 and np.isfinite(cells).all()
+
+
+def test_a_damaged_learned_file_is_ignored(tmp_path):
+    (tmp_path / LEARNED_FILE).write_bytes(b"PK\x03\x04 damaged")
+    assert load_learned(tmp_path) is None
