@@ -1,8 +1,8 @@
 """Where what the reader learned from the players is kept: the data folder (the web app's
 and the CLI's), as ``learned-tiles.npz``; and the file of lessons moved between machines.
 
-A lessons file holds, for each labelled cell, its features and the model's log-probabilities
-(float16), the building and whether a player chose it; it loads without pickle.
+A lessons file holds, for each labelled cell, its features (float16), the building and
+whether a player chose it; it loads without pickle.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .vision.adaptation import CELL_DTYPE, Adaptation
 
 LEARNED_FILE = "learned-tiles.npz"
 MAX_LESSONS = 100_000
-MAX_UNPACKED_BYTES = MAX_LESSONS * 512  # cells of 170 float16 values, names and flags
+MAX_UNPACKED_BYTES = MAX_LESSONS * 512  # cells of 160 float16 features, names and flags
 
 
 def data_folder(folder: str | Path | None = None) -> Path:
@@ -50,7 +50,7 @@ def lessons_to_bytes(lessons: list[tuple[bytes, str, bool]]) -> bytes:
 
 def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]:
     """The lessons of a file; TableError when it is not a lessons file for cells of ``width``
-    values (the current tile model's features and labels)."""
+    values (the current tile model's features)."""
     problem = "not a file of learned tiles exported by this app"
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as d:

@@ -42,8 +42,8 @@ class Reading:
     warped : (S, S, 3) uint8 RGB, the city warped upright (with a margin, see ``warp``)
     photo : the decoded photo it was read from
     config : the reader's config (flags and the warp layout follow it)
-    cells : (4, 4, D + L) float32, each upright cell's features and the shipped model's
-        log-probabilities: what learning from the player's labels needs (see adaptation)
+    cells : (4, 4, D) float32, each upright cell's features: what learning from the
+        players' labels needs (see adaptation)
     adapted : the reading used what was learned from the players' labels
     """
 
@@ -64,7 +64,7 @@ class Reading:
                 if p < self.config.low_confidence]
 
     def cells_bytes(self) -> bytes | None:
-        """The cells to learn from, as the store keeps them: (16, D + L) float16."""
+        """The cells to learn from, as the store keeps them: (16, D) float16."""
         return None if self.cells is None else self.cells.astype(CELL_DTYPE).tobytes()
 
     def warped_jpeg(self) -> bytes:
@@ -90,7 +90,7 @@ class Reading:
 class _Look:
     """One corner estimate read: quad (4, 2) in pixels of the image looked at; quarter turns
     k; the warped city turned upright (S, S, 3); probs (4, 4, L) of the upright cells and
-    their features and the model's own log-probabilities (4, 4, D + L)."""
+    their features (4, 4, D)."""
 
     quad: np.ndarray
     k: int
@@ -229,7 +229,7 @@ class PhotoReader:
 
         warped : (S, S, 3) uint8.  Returns quarter turns k, upright (S, S, 3), probs
         (4, 4, L) over the classifier's labels (with what was learned, if anything) and
-        cells (4, 4, D + L): the features and the shipped model's own log-probabilities.
+        cells (4, 4, D): the features the model's building head read.
         """
         cfg = self.config
         _, turns, _ = self.classifier.predict(geometry.tile_crops(warped, cfg),
@@ -238,11 +238,9 @@ class PhotoReader:
         upright = np.ascontiguousarray(np.rot90(warped, -k))
         probs, _, features = self.classifier.predict(geometry.tile_crops(upright, cfg),
                                                      geometry.corner_crops(upright, cfg))
-        log_probs = np.log(np.clip(probs, 1e-12, 1))
         if self.adaptation is not None:
-            probs = self.adaptation.adjust(log_probs, features)
-        cells = np.concatenate([features, log_probs], axis=1).astype(np.float32)
-        return k, upright, probs.reshape(4, 4, -1), cells.reshape(4, 4, -1)
+            probs = self.adaptation.adjust(probs, features)
+        return k, upright, probs.reshape(4, 4, -1), features.astype(np.float32).reshape(4, 4, -1)
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
@@ -263,11 +261,6 @@ class PhotoReader:
         chosen, duplex = decode_city(building)
         confidence = np.take_along_axis(building, chosen[..., None], axis=-1)[..., 0]
         return chosen, confidence * (1 - probs[..., labels.index("empty")]), duplex
-
-    @property
-    def cell_width(self) -> int:
-        """Values kept per cell to learn from: the features, then the model's labels."""
-        return self.classifier.feature_size + len(self.classifier.labels)
 
     def learn(self, lessons: list[tuple[bytes, str, bool]],
               config: AdaptConfig = ADAPT) -> Adaptation | None:

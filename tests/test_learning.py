@@ -186,10 +186,10 @@ def test_the_cli_reads_with_the_data_folders_learned_tiles(client, tmp_path, cap
 
 
 def test_cells_are_stored_compactly():
-    """A reading's cells are float16 features and log-probabilities, 16 equal parts."""
+    """A reading's cells are the model's float16 features, 16 equal parts."""
     reading = PhotoReader().read_file(str(photo("easy-00")))
     cells = np.frombuffer(reading.cells_bytes(), np.float16).reshape(16, -1)
-    assert cells.shape[1] == 160 + 10 and np.isfinite(cells).all()
+    assert cells.shape[1] == 160 and np.isfinite(cells).all()
 
 
 def test_a_damaged_learned_file_is_ignored(tmp_path):

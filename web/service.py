@@ -92,7 +92,7 @@ def import_lessons(store: Store, lazy: LazyReader, data: bytes) -> None:
     """Add an exported file's lessons to what is learned; TableError for a bad file or when
     what they teach would read the built-in cells worse (then nothing is added)."""
     reader = lazy.get()
-    lessons = lessons_from_bytes(data, reader.cell_width)
+    lessons = lessons_from_bytes(data, reader.classifier.feature_size)
     with lazy.learning_lock:
         try:
             adaptation = reader.learn(store.lessons() + lessons)

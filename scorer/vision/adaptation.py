@@ -40,41 +40,31 @@ from ..errors import LearningRefused, ModelError
 from .config import ADAPT, AdaptConfig
 
 ANCHORS_FILE = "tiles-anchors.npz"
-CELL_DTYPE = np.float16  # cells are stored this way: features, then log-probabilities
-MODEL_LABELS = len(BUILDINGS) + 1  # the tile model's labels: the buildings and "empty"
+CELL_DTYPE = np.float16  # a cell's features are stored this way
 
 
 @dataclass
 class Evidence:
-    """Labelled cells: the model's features (N, D) and log-probabilities (N, L) for each,
-    building indices (N,) into BUILDINGS, and weights (N,) (a player's own choice counts
-    more than a cell of a reading the player accepted)."""
+    """Labelled cells: the model's features (N, D) for each, building indices (N,) into
+    BUILDINGS, and weights (N,) (a player's own choice counts more than a cell of a reading
+    the player accepted)."""
 
     features: np.ndarray
-    log_probs: np.ndarray
     labels: np.ndarray
     weights: np.ndarray
     doubtful: int = 0  # labels left out as contradicting many look-alikes
 
     @classmethod
-    def of(cls, cells, buildings: list[str], weights) -> Evidence:
-        """cells (N, D + L): each cell's features then the model's log-probabilities over
-        its L labels (as ``Reading.cells`` keeps them); buildings: N names; weights (N,)."""
-        cells = np.asarray(cells, np.float32).reshape(len(buildings), -1) if len(buildings) \
-            else np.zeros((0, MODEL_LABELS), np.float32)
-        split = cells.shape[1] - MODEL_LABELS
-        return cls(cells[:, :split], cells[:, split:],
-                   np.array([BUILDINGS.index(b) for b in buildings], np.int64),
-                   np.asarray(weights, np.float32).reshape(len(buildings)))
-
-    @classmethod
     def from_lessons(cls, lessons: list[tuple[bytes, str, bool]], config: AdaptConfig) -> Evidence:
-        """From stored lessons: (cell as ``cell_bytes`` wrote it, building, a player's own
-        choice?); a cell of an accepted reading weighs ``config.accepted_weight``."""
+        """From stored lessons: (cell features as ``Reading.cells_bytes`` wrote them,
+        building, a player's own choice?); a cell of an accepted reading weighs
+        ``config.accepted_weight``."""
         lessons = [(c, b, p) for c, b, p in lessons if b in BUILDINGS]
-        cells = [np.frombuffer(c, CELL_DTYPE) for c, _, _ in lessons]
-        return cls.of(cells, [b for _, b, _ in lessons],
-                      [1.0 if p else config.accepted_weight for _, _, p in lessons])
+        features = np.array([np.frombuffer(c, CELL_DTYPE) for c, _, _ in lessons], np.float32)
+        return cls(features.reshape(len(lessons), -1) if lessons else np.zeros((0, 0), np.float32),
+                   np.array([BUILDINGS.index(b) for _, b, _ in lessons], np.int64),
+                   np.array([1.0 if p else config.accepted_weight for _, _, p in lessons],
+                            np.float32))
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -101,8 +91,8 @@ class Evidence:
         against = (similar & ~same).sum(axis=1)
         agree = (similar & same).sum(axis=1) + 1
         keep = ~((against >= config.contradict_min) & (against >= config.contradict_ratio * agree))
-        return Evidence(self.features[keep], self.log_probs[keep], self.labels[keep],
-                        self.weights[keep], self.doubtful + int((~keep).sum()))
+        return Evidence(self.features[keep], self.labels[keep], self.weights[keep],
+                        self.doubtful + int((~keep).sum()))
 
 
 @dataclass
@@ -170,11 +160,11 @@ class Adaptation:
             share[self.players:] = 1 - own
         return share
 
-    def adjust(self, log_probs: np.ndarray, features: np.ndarray,
+    def adjust(self, probs: np.ndarray, features: np.ndarray,
                skip: np.ndarray | None = None) -> np.ndarray:
-        """Probabilities (N, L) from the model's log-probabilities (N, L) and features (N, D)."""
-        votes = self.votes(features, log_probs.shape[1], skip) * self.config.strength
-        return (np.exp(log_probs) + votes) / (1 + votes.sum(axis=1, keepdims=True))
+        """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D)."""
+        votes = self.votes(features, probs.shape[1], skip) * self.config.strength
+        return (probs + votes) / (1 + votes.sum(axis=1, keepdims=True))
 
     @property
     def cells(self) -> int:
@@ -219,7 +209,8 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[in
         np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
         centre, tuple(parts), len(kept), config, kept.counts(), kept.doubtful)
     itself = len(kept) + np.arange(len(anchors.labels))  # an anchor does not vote for itself
-    right = _right(adapted.adjust(anchors.log_probs, anchors.features, itself), anchors.labels)
+    right = _right(adapted.adjust(np.exp(anchors.log_probs), anchors.features, itself),
+                   anchors.labels)
     shipped = _right(anchors.log_probs, anchors.labels)
     adapted.anchors_right = (right, shipped)
     if right < shipped:
