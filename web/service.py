@@ -36,6 +36,7 @@ class LazyReader:
         self.store = store
         self.refused: str | None = None  # why the latest update was not used
         self.fit_ms: float | None = None
+        self.learned_from: int | None = None  # a hash of the lessons of the latest update
 
     def get(self):
         with self._lock:
@@ -69,10 +70,12 @@ def learn(store: Store, lazy: LazyReader) -> dict:
     """Learn again from every stored lesson; the next photo is read with it and the data
     folder keeps it. An update that reads the built-in cells worse is not used."""
     lessons = store.lessons()
-    if not lessons and lazy.adaptation() is None:
-        return lazy.learning()
+    seen = hash(tuple(lessons))
+    if (not lessons and lazy.adaptation() is None) or seen == lazy.learned_from:
+        return lazy.learning()  # nothing new to learn (most photos and cells change nothing)
     reader = lazy.get()
     with lazy.learning_lock:
+        lazy.learned_from = seen
         started = time.perf_counter()
         try:
             adaptation = reader.learn(lessons)
