@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from .city import BUILDINGS, SIZE, City
-from .errors import GridNotFound, ImageError
+from .errors import GridNotFound, ImageError, TableError
 from .photo import DecodeBudget, Photo, open_photo
 from .vision import geometry
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors, Evidence, fit
@@ -318,20 +318,26 @@ class PhotoReader:
         best = self._best_look(photo.image, quads)
         if best.not_tiles >= no_city:
             raise GridNotFound(NO_CITY, photo)
-        chosen, confidence, duplex = self.decode(best.probs)
         t2 = time.perf_counter()
+        reading = self.reading_of(best, photo)
+        reading.timing_ms = {"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,
+                             "classify": (t2 - t1) * 1000,
+                             "total": photo.decode_ms + (time.perf_counter() - t0) * 1000}
+        return reading
+
+    def reading_of(self, look: _Look, photo: Photo) -> Reading:
+        """The legal city decoded from a look at ``photo`` (its quad in the image's pixels)."""
+        chosen, confidence, duplex = self.decode(look.probs)
         return Reading(
             grid=[[BUILDINGS[i] for i in row] for row in chosen],
             confidence=np.round(confidence, 4).tolist(),
-            corners=_rescale(np.roll(best.quad, best.k, axis=0), photo.scale),
-            warped=best.upright,
+            corners=_rescale(np.roll(look.quad, look.k, axis=0), photo.scale),
+            warped=look.upright,
             duplex=duplex,
             photo=photo,
-            cells=best.cells,
+            cells=look.cells,
             adapted=self.adaptation is not None,
             config=self.config,
-            timing_ms={"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,
-                       "classify": (t2 - t1) * 1000, "total": photo.decode_ms + (t2 - t0) * 1000},
         )
 
     def _sharp_enough(self, photo: Photo, first: np.ndarray, rest: Iterator[np.ndarray]):
@@ -362,13 +368,19 @@ class PhotoReader:
 
 def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,
                model_dir=None, learned: Adaptation | None = None) -> dict:
-    """Read every photo (or .txt city) in seating order and score them as one table,
-    with what was learned from the players (``learned``), if given."""
+    """Read every photo (or .txt city) and score their cities as one table, with what was
+    learned from the players (``learned``), if given.
+
+    A photo may show several cities: they join the table in the order proposed for them
+    (clockwise around the table), each with its corners in that photo. Cities a photo shows
+    cut by its edge are not read; the result's warnings say so.
+    """
     from .notation import read_city_file
     from .table import Table, score_table
+    from .table_reading import read_cities
 
     reader = None
-    cities, extras = [], []
+    cities, extras, notes, found = [], [], [], []
     for source in sources:
         if Path(source).suffix.lower() in (".txt", ".city"):
             cities.append(read_city_file(source))
@@ -376,12 +388,23 @@ def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: in
             continue
         reader = reader or PhotoReader(model_dir, adaptation=learned)
         try:
-            reading = reader.read_file(source)
+            photo = read_cities(reader, open_photo(read_bytes(source, reader.config),
+                                                   reader.config))
         except (GridNotFound, ImageError) as error:
             raise type(error)(f"{source}: {error}") from None
-        cities.append(City.from_rows(reading.grid))
-        extras.append({"photo": source, **reading.to_json()})
-    result = score_table(Table(tuple(cities), players, difficulty))
+        for number, reading in enumerate(photo.cities, start=1):
+            cities.append(City.from_rows(reading.grid))
+            extras.append({"photo": source, **reading.to_json(),
+                           **({"in_photo": number} if len(photo.cities) > 1 else {})})
+        notes += [f"{source}: {note}" for note in photo.notes()]
+        found.append(f"{len(photo.cities)} in {source}")
+    try:
+        result = score_table(Table(tuple(cities), players, difficulty))
+    except TableError as error:
+        if len(cities) == len(sources):
+            raise
+        raise TableError(f"{error} (cities found: {', '.join(found)})") from None
     for city, extra in zip(result["cities"], extras, strict=True):
         city.update(extra)
+    result["warnings"] = result.get("warnings", []) + notes
     return result

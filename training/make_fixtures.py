@@ -2,7 +2,8 @@
 
 ``python -m training.make_fixtures`` writes ``tests/fixtures/photos/<case>.jpg`` and
 ``<case>.json`` (the truth: upright grid, city corners, tier). Seeded: the same files every run.
-Also writes an empty table (no city) for the error path.
+Also writes an empty table (no city) for the error path, and whole-table photos of 2, 4 and 7
+cities (``tests/fixtures/tables``; the 4-city one also shows a city cut by the frame's edge).
 """
 
 from __future__ import annotations
@@ -15,17 +16,19 @@ import numpy as np
 
 from .render import light_and_lens, random_layout, render_scene, table_texture
 from .tiles import drawn_faces
+from .whole_table import render_table
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "photos"
+TABLES = OUT.parent / "tables"  # whole-table photos
 SEED = 7
 PER_TIER = 10
 
 
-def save(name: str, image: np.ndarray, truth: dict | None) -> None:
-    cv2.imwrite(str(OUT / f"{name}.jpg"), cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+def save(name: str, image: np.ndarray, truth: dict | None, folder: Path = OUT) -> None:
+    cv2.imwrite(str(folder / f"{name}.jpg"), cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
                 [cv2.IMWRITE_JPEG_QUALITY, 90])
     if truth is not None:
-        (OUT / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
+        (folder / f"{name}.json").write_text(json.dumps(truth, indent=1) + "\n")
 
 
 def main() -> int:
@@ -48,8 +51,21 @@ def main() -> int:
     rng = np.random.default_rng([SEED, 99])
     empty = light_and_lens(table_texture(768, 1024, rng), 0.5, rng)
     save("no-city-empty-table", empty, None)
+    write_tables(faces)
     print(f"wrote fixtures to {OUT}")
     return 0
+
+
+def write_tables(faces) -> None:
+    """Whole-table photos: truth is the cities in seating order and the cut ones' corners."""
+    TABLES.mkdir(parents=True, exist_ok=True)
+    for n in (2, 4, 7):
+        rng = np.random.default_rng([SEED, 50, n])
+        photo = render_table(faces, rng, n, (1600, 1200), tile_px=56, cut=n == 4)
+        save(f"table-{n}", photo.image, {
+            "grids": photo.grids, "corners": np.round(photo.corners, 1).tolist(),
+            "cut": np.round(photo.cut, 1).tolist(), "art": "drawn", "seed": [SEED, 50, n],
+        }, TABLES)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,27 @@ class VisionConfig:
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
+    # whole-table photos (scorer.table_reading): several cities in one photo
+    one_city_share: float = 0.1  # the whole photo's finder view shows one region this large
+    one_city_rival: float = 0.5  # ... and none other whole this share of it: one city's photo
+    one_city_match: float = 0.6  # ... when the city read there covers this share of it
+    table_window_shares: tuple[float, ...] = (1.0, 0.5)  # first windows: share of the long side
+    table_window_cities: float = 2.5  # then windows this many times a city's size (from the
+    table_small_window: float = 0.25  # first look; without one, this share of the long side)
+    table_pad: float = 0.12  # ... over the photo padded by its mirror image this much all round
+    whole_shown: float = 0.97  # a region with less of it inside the photo is cut by its edge
+    cut_min_shown: float = 0.25  # ... and one with less still is a mirror image: ignored
+    table_min_area: float = 0.004  # a region, as a share of its window, that may be a city
+    table_regions: int = 12  # the most regions taken from one window
+    table_edge_px: float = 1.5  # finder pixels: a region this near a window's side touches it
+    table_min_squareness: float = 0.75  # a region less square may be two cities: tried last
+    cut_min_size: float = 0.4  # a region cut by the edge this share of the largest city: a city
+    unclear_min_tiles: int = 8  # cells that look like tiles in a city hidden in part
+    table_min_size: float = 0.15  # a region this share of the largest city read: clutter
+    table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
+    table_max_looks: int = 12  # ... trying at most this many corner estimates
+    table_edge_margin: float = 0.002  # a city this near the frame's edge (share of its width)
+    # is cut by it
 
 
 @dataclass(frozen=True)

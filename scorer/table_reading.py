@@ -1,0 +1,221 @@
+"""One photo, every city in it: find each complete city, read it, propose where it sits.
+
+``read_cities(reader, photo)`` is the entry point for a photo that may show several cities
+(the CLI's photos, the web app's whole-table photo). A photo of one city is read as before
+(``PhotoReader.read``). Otherwise the finder looks at the photo window by window
+(``vision.search``); each candidate is centred on its tiles as a single photo's city is and
+kept only when its sixteen cells look like tiles; the cities found are ordered clockwise
+around the table. Cities cut by the frame's edge, or that cannot be made out, are reported
+with their outline, never read.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .city import SIZE
+from .errors import GridNotFound
+from .photo import Photo
+from .reading import NO_CITY, PhotoReader, Reading, _rescale
+from .vision import geometry, search
+
+
+@dataclass
+class Unread:
+    """A city seen but not read: corners (4, 2) float32 in full-size pixels, and why."""
+
+    corners: np.ndarray
+    why: str
+
+    def to_json(self) -> dict:
+        return {"corners": np.round(self.corners, 1).tolist(), "why": self.why}
+
+
+@dataclass
+class PhotoReading:
+    """Every complete city of one photo, in the proposed seating order, and those not read."""
+
+    photo: Photo
+    cities: list[Reading]
+    unread: list[Unread]
+    timing_ms: dict[str, float]
+
+    def notes(self) -> list[str]:
+        """What a player should know about the cities that were not read, one line each."""
+        return [f"a city {u.why}: it was not read" for u in self.unread]
+
+
+def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
+    """Every complete city in a decoded photo (GridNotFound when there is none)."""
+    photo = photo if isinstance(photo, Photo) else Photo(photo)
+    t0 = time.perf_counter()
+    cfg = reader.config
+    factor = max(1, -(-max(photo.image.shape[:2]) // cfg.work_px))
+    small = geometry.shrink(photo.image, factor)
+    region = _one_region(reader, small)
+    if region is not None:
+        single = _single(reader, photo, [], t0)
+        seen = search.area(single.cities[0].corners)
+        if seen >= cfg.one_city_match * search.area(_rescale(region, factor * photo.scale)):
+            return single  # the one region was one city: a single city's photo
+    candidates = _candidates(reader, small)
+    if not candidates:
+        return _single(reader, photo, [], t0)
+    seen, to_image = _sharp_enough(photo, [c.quad for c in candidates], factor, cfg)
+    height, width = seen.image.shape[:2]
+    found, unread = [], []
+    for candidate in candidates:
+        quad = to_image(candidate.quad)
+        if any(search.inside(quad.mean(0), q) for q in [lk.quad for lk in found] +
+               [u.quad for u in unread]):
+            continue  # a city already read or reported
+        largest = max((search.area(lk.quad) for lk in found), default=0.0)
+        if search.area(quad) < cfg.table_min_size * largest:
+            continue  # too small to be a city beside those found: clutter
+        if candidate.at_edge and search.squareness(quad) < cfg.table_min_squareness:
+            continue  # a city beside its own mirror image, seen whole in another window
+        typical = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
+        look = _read_around(reader, seen.image, quad, typical)
+        if look is None or not (search.inside(look.quad.mean(0), quad)
+                                or search.inside(quad.mean(0), look.quad)):
+            continue  # nothing there, or the look went to another city (read from its own)
+        if any(search.inside(look.quad.mean(0), f.quad) for f in found):
+            continue
+        if search.within(look.quad, width, height, cfg.table_edge_margin * width) and (
+                look.not_tiles == 0):
+            found.append(look)
+        elif candidate.at_edge:  # a city cut by the frame's edge is reported, never read
+            if search.area(quad) >= cfg.cut_min_size * largest:
+                unread.append(_Seen(quad, f"at the {search.side_of(quad, (width, height))} is not complete"))
+        elif SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles:
+            unread.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
+    if len(found) <= 1:
+        return _single(reader, photo, _reported(unread, seen), t0)
+    readings = [reader.reading_of(look, seen) for look in found]
+    order = search.seating(np.array([r.corners.mean(0) for r in readings]))
+    took = (time.perf_counter() - t0) * 1000
+    return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),
+                        {"decode": seen.decode_ms, "read": took, "total": seen.decode_ms + took})
+
+
+@dataclass
+class _Seen:
+    """A city seen but not read, while searching: quad (4, 2) in the image read."""
+
+    quad: np.ndarray
+    why: str
+
+
+def _reported(unread: list[_Seen], photo: Photo) -> list[Unread]:
+    return [Unread(_rescale(u.quad, photo.scale), u.why) for u in unread]
+
+
+def _extent(quad: np.ndarray) -> float:
+    """The larger side of a quad's bounding box (4, 2), in pixels."""
+    return float((quad.max(0) - quad.min(0)).max())
+
+
+def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typical: float):
+    """Read the city near ``quad`` as a single photo of it: the reader's own search on a
+    crop around it, at least ``typical`` (a city's extent in this photo) times the crop
+    share across. Returns the best look (its quad in ``image``'s pixels), None if none."""
+    cfg = reader.config
+    centre = quad.mean(0)
+    half = max(_extent(quad), typical) / 2 * cfg.table_crop_expand
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(centre - half), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(centre + half), (w, h)).astype(int)
+    crop = image[y0:y1, x0:x1]
+    looks = itertools.islice(reader.city_candidates(crop), cfg.table_max_looks)
+    best = reader._best_look(crop, looks)
+    if best is not None:
+        best.quad = best.quad + np.float32([x0, y0])
+    return best
+
+
+def _single(reader: PhotoReader, photo: Photo, unread: list[Unread], t0: float) -> PhotoReading:
+    """A photo of one city (or none: GridNotFound), read the way single photos are."""
+    try:
+        reading = reader.read(photo)
+    except GridNotFound as refusal:
+        if not unread:
+            raise
+        cut = "; ".join(f"a city {u.why}" for u in unread)
+        raise GridNotFound(f"{NO_CITY}; {cut}", refusal.photo) from None
+    took = (time.perf_counter() - t0) * 1000
+    return PhotoReading(reading.photo, [reading], unread,
+                        {"decode": reading.photo.decode_ms, "read": took,
+                         "total": reading.photo.decode_ms + took})
+
+
+def _one_region(reader: PhotoReader, small: np.ndarray) -> np.ndarray | None:
+    """The one large region the finder sees in the whole photo, with no whole region as
+    large beside it (a single city's photo, or several cities seen as one), else None.
+    Returns its quad (4, 2) in ``small``'s pixels."""
+    cfg = reader.config
+    view, back = geometry.finder_view(small, None, cfg.finder_px)
+    mask = reader.finder.predict(view[None])[0] > cfg.finder_threshold
+    regions = geometry.quads_from_mask(mask, cfg.finder_min_area, cfg.table_regions)
+    if not regions:
+        return None
+    areas = [search.area(q) / mask.size for q in regions]
+    if areas[0] < cfg.one_city_share:
+        return None
+    whole = [a for a, q in zip(areas[1:], regions[1:], strict=True)
+             if (q > 2).all() and (q < len(mask) - 3).all()]
+    if any(a >= cfg.one_city_rival * areas[0] for a in whole):
+        return None
+    return geometry.apply_matrix(regions[0], back)
+
+
+def _candidates(reader: PhotoReader, small: np.ndarray) -> list[search.Candidate]:
+    """Regions of ``small`` that may be cities, one per city: the square ones first, those
+    cut by the frame's edge last.
+
+    A first look over large windows gives the size of a city in this photo; then windows
+    sized to hold one city whole, wherever it lies, look again.
+    """
+    cfg = reader.config
+    pad = int(cfg.table_pad * max(small.shape[:2]))
+    padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT)
+    long_side = max(small.shape[:2])
+    found = _look_over(reader, padded, pad, [share * long_side for share in cfg.table_window_shares])
+    typical = search.typical_extent(found, cfg)
+    window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
+    found += _look_over(reader, padded, pad, [window])
+    kept = []
+    for candidate in sorted(found, key=lambda c: (c.at_edge, -c.area)):  # whole regions first
+        if not any(search.inside(candidate.quad.mean(0), k.quad) and
+                   candidate.area > 0.5 * k.area for k in kept):  # not seen in another window
+            kept.append(candidate)
+    return sorted(kept, key=lambda c: (c.at_edge, search.squareness(c.quad) <
+                                       cfg.table_min_squareness, -c.area))
+
+
+def _look_over(reader: PhotoReader, padded: np.ndarray, pad: int,
+               sides: list[float]) -> list[search.Candidate]:
+    """The finder over windows of these sides (pixels), overlapping by half: the regions
+    each window shows whole, in the unpadded photo's pixels."""
+    cfg = reader.config
+    h, w = padded.shape[:2]
+    boxes = [b for side in sides for b in search.window_boxes(h, w, side)]
+    views, backs = zip(*(geometry.finder_view(padded, b, cfg.finder_px) for b in boxes),
+                       strict=True)
+    masks = reader.finder.predict(np.stack(views)) > cfg.finder_threshold
+    return search.candidates(masks, boxes, list(backs), (w, h), pad, cfg)
+
+
+def _sharp_enough(photo: Photo, quads: list[np.ndarray], factor: int, config):
+    """The photo to read the cities in (at full size when the smallest city's cells are too
+    small in a half-size decode) and the map from the shrunk copy's pixels to its image."""
+    smallest = min(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).min() for q in quads)
+    if photo.scale > 1 and smallest * factor / 4 < config.cell_px:
+        full = photo.at_full_size(config)
+        lift = photo.scale / full.scale
+        return full, lambda q: _rescale(_rescale(q, factor), lift)
+    return photo, lambda q: _rescale(q, factor)

@@ -1,0 +1,135 @@
+"""Where the cities of a whole-table photo may lie: the finder run over windows of the photo.
+
+Pure array functions; ``PhotoReader.find_cities`` runs the finder on the views made here and
+checks each candidate by reading it. A region is a candidate only where its window shows it
+whole: a region cut by a window's side is a piece of a city seen better in another window,
+and one cut by the photo's own edge is a city the photo does not show complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import geometry
+from .config import VisionConfig
+
+
+@dataclass
+class Candidate:
+    """A region that may be a city: quad (4, 2) float32 in image pixels; at_edge when it
+    reaches past the photo's edge (a city cut by the frame)."""
+
+    quad: np.ndarray
+    at_edge: bool
+
+    @property
+    def area(self) -> float:
+        return area(self.quad)
+
+
+def area(quad: np.ndarray) -> float:
+    """A quad's area (4, 2) in square pixels."""
+    return float(cv2.contourArea(np.float32(quad)))
+
+
+def window_boxes(height: int, width: int, side: float) -> list[np.ndarray]:
+    """Square windows of ``side`` pixels, overlapping by half, covering the image.
+
+    Returns boxes (2, 2) float: (x0, y0), (x1, y1) in image pixels.
+    """
+    boxes = []
+    for y in _starts(height, side):
+        for x in _starts(width, side):
+            boxes.append(np.array([[x, y], [x + side, y + side]]))
+    return boxes
+
+
+def _starts(length: int, side: float) -> np.ndarray:
+    if side >= length:
+        return np.array([(length - side) / 2])  # one window, centred on the image
+    steps = int(np.ceil((length - side) / (side / 2))) + 1
+    return np.linspace(0, length - side, steps)
+
+
+def candidates(masks: np.ndarray, boxes: list[np.ndarray], backs: list[np.ndarray],
+               padded_size: tuple[int, int], pad: int, config: VisionConfig) -> list[Candidate]:
+    """The whole regions of the finder's masks, largest first, in the photo's pixels.
+
+    The windows look at the photo padded by ``pad`` pixels of its own mirror image, so that a
+    city cut by the frame's edge looks whole enough for the finder to see it (the finder
+    learned to pass over pieces of cities); such a region reaches past the photo's edge.
+    masks : (N, S, S) bool, one per window; boxes and backs: each window's box and its matrix
+    from view pixels to padded pixels; padded_size : (width, height) of the padded photo.
+    """
+    width, height = padded_size[0] - 2 * pad, padded_size[1] - 2 * pad
+    photo = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    found = []
+    for mask, box, back in zip(masks, boxes, backs, strict=True):
+        size = len(mask)
+        margin = config.table_edge_px
+        (x0, y0), (x1, y1) = box
+        px = size / (x1 - x0)  # view pixels per padded pixel
+        sides = [max(0.0, -x0 * px), max(0.0, -y0 * px), size - max(0.0, (x1 - padded_size[0]) * px),
+                 size - max(0.0, (y1 - padded_size[1]) * px)]  # left top right bottom
+        for quad in geometry.quads_from_mask(mask, config.table_min_area, config.table_regions):
+            lo, hi = quad.min(0), quad.max(0)
+            if (lo[0] < sides[0] + margin or lo[1] < sides[1] + margin
+                    or hi[0] > sides[2] - 1 - margin or hi[1] > sides[3] - 1 - margin):
+                continue  # cut by this window: another window shows it whole
+            quad = geometry.apply_matrix(quad, back) - pad
+            shown = cv2.intersectConvexConvex(photo, quad)[0] / max(area(quad), 1e-6)
+            if shown >= config.cut_min_shown:  # else a mirror image of what lies inside
+                found.append(Candidate(quad, shown < config.whole_shown))
+    return sorted(found, key=lambda c: -c.area)
+
+
+def typical_extent(found: list[Candidate], config: VisionConfig) -> float | None:
+    """A city's size in this photo (the median bounding-box side of the square, whole
+    regions, in pixels), None when there is none."""
+    sides = [float((c.quad.max(0) - c.quad.min(0)).max()) for c in found
+             if not c.at_edge and squareness(c.quad) >= config.table_min_squareness]
+    return float(np.median(sides)) if sides else None
+
+
+def inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether a point (2,) lies inside a quad (4, 2)."""
+    return cv2.pointPolygonTest(np.float32(quad).reshape(-1, 1, 2),
+                                (float(point[0]), float(point[1])), False) >= 0
+
+
+def within(quad: np.ndarray, width: int, height: int, margin: float) -> bool:
+    """Whether a quad (4, 2) lies inside the image, at least ``margin`` pixels from its edges."""
+    quad = np.asarray(quad)
+    return bool((quad >= margin).all() and (quad[:, 0] <= width - 1 - margin).all()
+                and (quad[:, 1] <= height - 1 - margin).all())
+
+
+def squareness(quad: np.ndarray) -> float:
+    """Shorter over longer of the quad's two mean side lengths: 1 for a square seen from
+    above, about 0.5 for two cities side by side. quad : (4, 2)."""
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return float(min(a, b) / max(a, b, 1e-6))
+
+
+def seating(centres: np.ndarray) -> list[int]:
+    """The cities' order around the table: clockwise as seen in the photo around the middle
+    of their centres, from the one nearest straight below the middle (the photographer's
+    side). centres : (N, 2) in image pixels (y down).  Returns indices into centres."""
+    centres = np.asarray(centres, float).reshape(-1, 2)
+    offset = centres - centres.mean(0)
+    angle = np.arctan2(offset[:, 1], offset[:, 0])  # clockwise on screen as it grows
+    below = np.abs((angle - np.pi / 2 + np.pi) % (2 * np.pi) - np.pi)
+    first = angle[int(np.argmin(below))]
+    return [int(i) for i in np.argsort((angle - first) % (2 * np.pi), kind="stable")]
+
+
+def side_of(quad: np.ndarray, image_size: tuple[int, int]) -> str:
+    """Which edge of the photo a cut city reaches, in a player's words ("left edge")."""
+    width, height = image_size
+    lo, hi = np.asarray(quad).min(0), np.asarray(quad).max(0)
+    out = {"left": -lo[0], "top": -lo[1], "right": hi[0] - width, "bottom": hi[1] - height}
+    return f"{max(out, key=out.get)} edge"
