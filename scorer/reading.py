@@ -291,6 +291,14 @@ class PhotoReader:
         """
         return self.read(open_photo(data, self.config, max_side, budget), corners)
 
+    def read_all(self, data: bytes, max_side: int | None = None,
+                 budget: DecodeBudget | None = None):
+        """Every complete city of a photo file's bytes (a whole table, or a single city),
+        in the order proposed around the table: a ``table_reading.PhotoReading``."""
+        from .table_reading import read_cities
+
+        return read_cities(self, open_photo(data, self.config, max_side, budget))
+
     def read_file(self, path: str) -> Reading:
         """Read a photo file from disk."""
         return self.read_photo(read_bytes(path, self.config))
@@ -377,8 +385,6 @@ def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: in
     """
     from .notation import read_city_file
     from .table import Table, score_table
-    from .table_reading import read_cities
-
     reader = None
     cities, extras, notes, found = [], [], [], []
     for source in sources:
@@ -388,8 +394,7 @@ def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: in
             continue
         reader = reader or PhotoReader(model_dir, adaptation=learned)
         try:
-            photo = read_cities(reader, open_photo(read_bytes(source, reader.config),
-                                                   reader.config))
+            photo = reader.read_all(read_bytes(source, reader.config))
         except (GridNotFound, ImageError) as error:
             raise type(error)(f"{source}: {error}") from None
         for number, reading in enumerate(photo.cities, start=1):

@@ -150,6 +150,31 @@ def add_photo(table_id: str, city: int):
     return jsonify(_table_json(table_id))
 
 
+@bp.post("/tables/<table_id>/photo")
+def add_table_photo(table_id: str):
+    """Upload one photo of the whole table (multipart field ``photo``): every complete city
+    in it is read and seated; nothing changes when it cannot be."""
+    table = _table(table_id)
+    upload = request.files.get("photo")
+    if upload is None:
+        raise TableError("send the photo as multipart form field 'photo'")
+    reader = current_app.extensions["reader"]
+    placed = service.add_table_photo(_store(), reader.get(),
+                                     current_app.extensions["decode_budget"], table,
+                                     upload.read())
+    service.learn(_store(), reader)
+    return jsonify({**_table_json(table_id), "photo": placed})
+
+
+@bp.put("/tables/<table_id>/order")
+def reorder(table_id: str):
+    """Seat the cities in another order: ``{"order": [...]}``, seat i gets the city that was
+    at seat ``order[i]`` (0-based), with its photo, reading and corrections."""
+    table = _table(table_id)
+    service.reorder(_store(), table, _body().get("order"))
+    return jsonify(_table_json(table_id))
+
+
 @bp.post("/tables/<table_id>/cities/<int:city>/corners")
 def read_with_corners(table_id: str, city: int):
     """Read the stored photo again with the four city corners the player tapped."""

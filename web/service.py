@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import secrets
 import threading
 import time
 
@@ -20,6 +21,7 @@ from scorer.table import AUTOMAVILLE, Table, same_name, score_cities, score_tabl
 from .store import PhotoChanged, Store, is_complete
 
 STORED_SIDE = 2000  # photos are kept at most this size (the browser already shrinks them)
+TABLE_SIDE = 4000  # ... and whole-table photos this size, where each city is small
 MIN_CITY_SHARE = 0.005  # tapped corners must enclose at least this share of the photo
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # spreadsheets run cells starting so
 
@@ -146,6 +148,55 @@ def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: in
         raise
     store.keep_reading(table["id"], index, reading.photo.jpeg(), reading.warped_jpeg(),
                        reading.grid, _details(reading), cells=reading.cells_bytes())
+
+
+def add_table_photo(store: Store, reader, budget: DecodeBudget, table: dict,
+                    data: bytes) -> dict:
+    """Read a photo of the whole table (or of some of its cities) and seat what it shows.
+
+    The cities found go, in the order proposed for them (clockwise around the table), to
+    every seat when they are as many as the seats, else to the seats with no city yet.
+    Nothing changes when the photo shows no city (GridNotFound) or more cities than there
+    are seats to take them (TableError). Returns the seats given and the notes about cities
+    not read (cut by the frame's edge, hidden).
+    """
+    found = reader.read_all(data, max_side=TABLE_SIDE, budget=budget)
+    seats = _free_seats(table, len(found.cities))
+    shot = secrets.token_hex(4)  # which cities came from this photo
+    readings = [(seat, reading.warped_jpeg(), reading.grid,
+                 {**_details(reading), "table_photo": shot, "in_photo": number},
+                 reading.cells_bytes())
+                for number, (seat, reading) in enumerate(zip(seats, found.cities, strict=True),
+                                                        start=1)]
+    store.keep_table_photo(table["id"], found.photo.jpeg(), readings)
+    return {"seats": seats, "notes": found.notes(),
+            "unread": [u.to_json() for u in found.unread]}
+
+
+def _free_seats(table: dict, count: int) -> list[int]:
+    """The seats ``count`` cities from one photo take (see ``add_table_photo``)."""
+    cities = table["cities"]
+    free = [c["index"] for c in cities if c.get("counts") is None and not is_complete(c["grid"])]
+    found = f"the photo shows {count} complete {'city' if count == 1 else 'cities'}"
+    if count == len(cities):
+        return list(range(count))
+    if count > len(cities):
+        raise TableError(f"{found}, but this table has {len(cities)}: photograph only this "
+                         "table's cities, or start a table for more players")
+    if count > len(free):
+        raise TableError(f"{found}, but only {len(free)} of this table's cities "
+                         f"{'is' if len(free) == 1 else 'are'} still to read: photograph "
+                         "the cities still to read, or all of them at once")
+    return free[:count]
+
+
+def reorder(store: Store, table: dict, order) -> None:
+    """Seat the cities in another order (``order[i]`` is the seat whose city goes to seat i)."""
+    count = len(table["cities"])
+    if not (isinstance(order, list) and all(isinstance(i, int) and not isinstance(i, bool)
+                                            for i in order) and sorted(order) == list(range(count))):
+        raise TableError(f"order lists each seat number 0 to {count - 1} once")
+    store.reorder(table["id"], order)
 
 
 def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,

@@ -195,9 +195,18 @@ class Store:
         return name
 
     def _remove(self, row_id: int, names) -> None:
-        for name in names:
-            if name:
-                (self._folder(row_id) / name).unlink(missing_ok=True)
+        """Remove files of a table that no row points at any more (a whole-table photo is
+        shared by its cities)."""
+        names = {n for n in names if n}
+        if not names:
+            return
+        with self._db(write=False) as db:
+            used = {r[0] for r in db.execute(
+                "SELECT photo_file FROM cities WHERE table_id = ? UNION SELECT warped_file "
+                "FROM cities WHERE table_id = ? UNION SELECT image FROM corrections WHERE "
+                "table_id = ?", (row_id, row_id, row_id))}
+        for name in names - used:
+            (self._folder(row_id) / name).unlink(missing_ok=True)
 
     def sweep(self, grace_s: float = ORPHAN_GRACE_S) -> int:
         """Remove image files and folders no row points at (left by a killed request)."""
@@ -442,6 +451,54 @@ class Store:
                        "warped_file = ?, cells = ?, counts = NULL WHERE table_id = ? AND idx = ?",
                        (json.dumps(grid), json.dumps(reading), city["photo_file"],
                         city["warped_file"], cells, city["table_id"], index))
+
+    def keep_table_photo(self, key: str, photo: bytes, readings: list[tuple]) -> None:
+        """Cities read from one photo of the whole table, all at once: the photo (kept once,
+        shared by them) and for each (index, warped image, grid, reading, cells)."""
+        row_id = self._row_id(key)
+        files = [self._write(row_id, "table-photo", ".jpg", photo)]
+        files += [self._write(row_id, f"city{index + 1}-warped", ".jpg", warped)
+                  for index, warped, *_ in readings]
+        old = set()
+        try:
+            with self._db() as db:
+                for (index, _, grid, reading, cells), warped in zip(readings, files[1:],
+                                                                    strict=True):
+                    row = db.execute("SELECT photo_file, warped_file FROM cities WHERE "
+                                     "table_id = ? AND idx = ?", (row_id, index)).fetchone()
+                    if row is None:
+                        raise KeyError(f"no city {index} at table {key}")
+                    old |= {row["photo_file"], row["warped_file"]}
+                    db.execute("UPDATE cities SET grid = ?, reading = ?, photo = 1, "
+                               "photo_file = ?, warped_file = ?, cells = ?, counts = NULL "
+                               "WHERE table_id = ? AND idx = ?",
+                               (json.dumps(grid), json.dumps(reading), files[0], warped,
+                                cells, row_id, index))
+                db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), row_id))
+        except BaseException:
+            self._remove(row_id, files)
+            raise
+        self._remove(row_id, old)
+
+    def reorder(self, key: str, order: list[int]) -> None:
+        """Move the cities to other seats: seat i gets the city that was at ``order[i]``,
+        with its photo, reading and corrections (``order`` is a permutation of the seats)."""
+        row_id = self._row_id(key)
+        with self._db() as db:
+            count = db.execute("SELECT COUNT(*) FROM cities WHERE table_id = ?",
+                               (row_id,)).fetchone()[0]
+            if sorted(order) != list(range(count)):
+                raise TableError(f"order must list each of the {count} seats once, from 0")
+            seat = {old: new for new, old in enumerate(order)}
+            for old, new in seat.items():  # through negative seats: (table, idx) is unique
+                db.execute("UPDATE cities SET idx = ? WHERE table_id = ? AND idx = ?",
+                           (-1 - new, row_id, old))
+            db.execute("UPDATE cities SET idx = -1 - idx WHERE table_id = ?", (row_id,))
+            db.execute("UPDATE corrections SET city = -1 - city WHERE table_id = ?", (row_id,))
+            for old, new in seat.items():
+                db.execute("UPDATE corrections SET city = ? WHERE table_id = ? AND city = ?",
+                           (new, row_id, -1 - old))
+            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), row_id))
 
     @staticmethod
     def _carry_choices(db: sqlite3.Connection, city: dict, warped: str, grid, reading: dict):

@@ -1,0 +1,125 @@
+"""One photo of the whole table through the API: cities read and seated, reordered, refused
+without a change; a real SQLite file and the real models."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from photos import EMPTY_TABLE, photo
+
+from web import create_app
+
+TABLES = Path(__file__).parent / "fixtures" / "tables"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def new_table(client, players):
+    response = client.post("/api/tables", json={"name": "Night", "players": list(players)})
+    assert response.status_code == 201
+    return response.json
+
+
+def send(client, table_id, data: bytes):
+    return client.post(f"/api/tables/{table_id}/photo", data={"photo": (io.BytesIO(data), "t.jpg")},
+                       content_type="multipart/form-data")
+
+
+def fixture(n: int) -> tuple[bytes, dict]:
+    return (TABLES / f"table-{n}.jpg").read_bytes(), json.loads(
+        (TABLES / f"table-{n}.json").read_text())
+
+
+def test_a_whole_table_photo_reads_and_seats_every_city(client):
+    data, truth = fixture(4)
+    table = new_table(client, "ABCD")
+    response = send(client, table["id"], data)
+    assert response.status_code == 200, response.json
+    body = response.json
+    assert body["photo"]["seats"] == [0, 1, 2, 3]
+    assert body["photo"]["notes"] == ["a city at the right edge is not complete: it was not read"]
+    assert [c["grid"] for c in body["cities"]] == truth["grids"]
+    readings = [c["reading"] for c in body["cities"]]
+    assert [r["in_photo"] for r in readings] == [1, 2, 3, 4]
+    assert len({r["table_photo"] for r in readings}) == 1
+    assert body["scores"]["complete"] and body["scores"]["winner"]
+    # every city shows the same stored photo, at full resolution for its small tiles
+    first = client.get(f"/api/tables/{table['id']}/cities/1/photo.jpg").data
+    assert first == client.get(f"/api/tables/{table['id']}/cities/4/photo.jpg").data
+    assert readings[0]["photo_size"] == [1600, 1200]
+
+
+def test_cities_can_be_seated_in_another_order_with_their_corrections(client):
+    data, truth = fixture(2)
+    table = new_table(client, ["Ann", "Ben", "Cy", "Dee"])
+    first = send(client, table["id"], data).json
+    assert first["photo"]["seats"] == [0, 1]
+    url = f"/api/tables/{table['id']}"
+    client.put(f"{url}/cities/1/cells/1/1", json={"building": "park"})
+    moved = client.put(f"{url}/order", json={"order": [2, 1, 0, 3]})
+    assert moved.status_code == 200
+    cities = moved.json["cities"]
+    assert cities[2]["grid"][0][0] == "park" and cities[1]["grid"] == truth["grids"][1]
+    assert cities[0]["grid"] is None and cities[2]["reading"]["chosen"] == [[0, 0]]
+    assert client.get(f"{url}/cities/3/photo.jpg").status_code == 200
+    assert client.get(f"{url}/cities/1/photo.jpg").status_code == 404
+    # a second photo of the other cities fills the seats still empty
+    data, _ = fixture(2)
+    again = send(client, table["id"], data).json
+    assert again["photo"]["seats"] == [0, 3]
+
+
+@pytest.mark.parametrize("order, message", [
+    ([0, 1, 2], "each seat number 0 to 3 once"), ([0, 0, 1, 2], "once"),
+    ("0123", "once"), ([0, 1, 2, True], "once")])
+def test_a_bad_order_is_refused_and_changes_nothing(client, order, message):
+    table = new_table(client, "ABCD")
+    client.put(f"/api/tables/{table['id']}/cities/1/grid", json={"grid": [["shop"] * 4] * 4})
+    response = client.put(f"/api/tables/{table['id']}/order", json={"order": order})
+    assert response.status_code == 400 and message in response.json["error"]
+    after = client.get(f"/api/tables/{table['id']}").json
+    assert after["cities"][0]["grid"] == [["shop"] * 4] * 4
+
+
+def test_more_cities_than_seats_is_refused_and_changes_nothing(client):
+    data, _ = fixture(4)
+    table = new_table(client, "ABC")
+    response = send(client, table["id"], data)
+    assert response.status_code == 400
+    assert "shows 4 complete cities, but this table has 3" in response.json["error"]
+    after = client.get(f"/api/tables/{table['id']}").json
+    assert all(c["grid"] is None and not c["photo"] for c in after["cities"])
+
+
+def test_too_few_free_seats_is_refused(client):
+    data, _ = fixture(2)
+    table = new_table(client, "ABC")
+    for city in (1, 2):
+        client.put(f"/api/tables/{table['id']}/cities/{city}/grid",
+                   json={"grid": [["shop"] * 4] * 4})
+    response = send(client, table["id"], data)
+    assert response.status_code == 400 and "only 1 of this table's cities is still" in \
+        response.json["error"]
+
+
+def test_a_photo_without_a_city_is_refused_and_changes_nothing(client):
+    table = new_table(client, "ABCD")
+    response = send(client, table["id"], EMPTY_TABLE.read_bytes())
+    assert response.status_code == 422 and "no city found" in response.json["error"]
+    assert not any(c["photo"] for c in client.get(f"/api/tables/{table['id']}").json["cities"])
+
+
+def test_a_single_city_photo_takes_the_first_free_seat(client):
+    table = new_table(client, "ABCD")
+    client.put(f"/api/tables/{table['id']}/cities/1/grid", json={"grid": [["shop"] * 4] * 4})
+    response = send(client, table["id"], photo("easy-01").read_bytes())
+    assert response.status_code == 200 and response.json["photo"]["seats"] == [1]
