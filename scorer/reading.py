@@ -190,38 +190,58 @@ class PhotoReader:
 
     def _closer_look(self, image: np.ndarray, quad: np.ndarray, expand: float) -> np.ndarray:
         """The finder again on a box ``expand`` times the quad's size around it: (4, 2)."""
-        centre, half = quad.mean(0), (quad.max(0) - quad.min(0)).max() / 2 * expand
-        view, back = geometry.finder_view(image, np.array([centre - half, centre + half]),
-                                          self.config.finder_px)
-        found = self._segment(view, self.config.look_min_area)
-        return geometry.order_clockwise(geometry.apply_matrix(found[0], back) if found else quad)
+        return self.closer_looks(image, [quad], expand)[0]
+
+    def closer_looks(self, image: np.ndarray, quads: list[np.ndarray],
+                     expand: float) -> list[np.ndarray]:
+        """``_closer_look`` at several quads, the finder running once for all of them."""
+        boxes = [np.array([q.mean(0) - h, q.mean(0) + h]) for q in quads
+                 for h in [(q.max(0) - q.min(0)).max() / 2 * expand]]
+        views, backs = zip(*(geometry.finder_view(image, b, self.config.finder_px)
+                             for b in boxes), strict=True)
+        return [geometry.order_clockwise(geometry.apply_matrix(found[0], back) if found else q)
+                for found, back, q in zip(self._segments(views, self.config.look_min_area),
+                                          backs, quads, strict=True)]
 
     def _segment(self, view: np.ndarray, min_area: float) -> list[np.ndarray]:
         """City-like regions of one finder view, largest first, in view pixels."""
+        return self._segments([view], min_area)[0]
+
+    def _segments(self, views: list[np.ndarray], min_area: float) -> list[list[np.ndarray]]:
+        """``_segment`` of several views, the finder running once for all of them."""
         cfg = self.config
-        mask = self.finder.predict(view[None])[0] > cfg.finder_threshold
-        return geometry.quads_from_mask(mask, min_area, cfg.finder_regions)
+        masks = self.finder.predict(np.stack(views)) > cfg.finder_threshold
+        return [geometry.quads_from_mask(m, min_area, cfg.finder_regions) for m in masks]
 
     def _rectified_look(self, image: np.ndarray, quad: np.ndarray, max_shift: float) -> np.ndarray:
         """Refine corners on a view where the current quad is warped to a centred square.
 
         A corner may move by at most ``max_shift`` cells, else the quad is kept.
         """
+        return self.rectified_looks(image, [quad], max_shift)[0]
+
+    def rectified_looks(self, image: np.ndarray, quads: list[np.ndarray],
+                        max_shift: float) -> list[np.ndarray]:
+        """``_rectified_look`` at several quads, the finder running once for all of them."""
         size = self.config.finder_px
         offset = size * (1 - 1 / self.config.refine_expand) / 2
         target = geometry.square(offset, size - 2 * offset)
-        view = geometry.warp_quad(image, quad, target, size)
-        found = self._segment(view, self.config.rectified_min_area)
-        if not found:
-            return quad
-        to_image = cv2.getPerspectiveTransform(target, quad.astype(np.float32))
-        refined = geometry.order_clockwise(geometry.apply_matrix(found[0], to_image))
-        # keep the labelling of the corners: the one nearest the old top-left stays first
-        start = int(np.argmin(np.linalg.norm(refined - quad[0], axis=1)))
-        refined = np.roll(refined, -start, axis=0)
-        cell = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean() / 4
-        if np.linalg.norm(refined - quad, axis=1).max() > max_shift * cell:
-            return quad  # a refinement only nudges; a big jump may mean the view misled it
+        views = [geometry.warp_quad(image, q, target, size) for q in quads]
+        refined = []
+        for found, quad in zip(self._segments(views, self.config.rectified_min_area), quads,
+                               strict=True):
+            if not found:
+                refined.append(quad)
+                continue
+            to_image = cv2.getPerspectiveTransform(target, quad.astype(np.float32))
+            better = geometry.order_clockwise(geometry.apply_matrix(found[0], to_image))
+            # keep the labelling of the corners: the one nearest the old top-left stays first
+            start = int(np.argmin(np.linalg.norm(better - quad[0], axis=1)))
+            better = np.roll(better, -start, axis=0)
+            cell = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean() / 4
+            # a refinement only nudges; a big jump may mean the view misled it
+            far = np.linalg.norm(better - quad, axis=1).max() > max_shift * cell
+            refined.append(quad if far else better)
         return refined
 
     def read_cells(self, warped: np.ndarray):
@@ -231,23 +251,41 @@ class PhotoReader:
         (4, 4, L) over the classifier's labels (with what was learned, if anything) and
         cells (4, 4, D): the features the model's building head read.
         """
+        return self.read_cities_cells([warped])[0]
+
+    def read_cities_cells(self, warped: list[np.ndarray]) -> list[tuple]:
+        """``read_cells`` of several warped cities, the classifier running twice for all."""
         cfg = self.config
-        _, turns, _ = self.classifier.predict(geometry.tile_crops(warped, cfg),
-                                              geometry.corner_crops(warped, cfg))
-        k = int(np.argmax(np.log(np.clip(turns, 1e-9, 1)).sum(axis=0)))
-        upright = np.ascontiguousarray(np.rot90(warped, -k))
-        probs, _, features = self.classifier.predict(geometry.tile_crops(upright, cfg),
-                                                     geometry.corner_crops(upright, cfg))
+        n = SIZE * SIZE
+
+        def classify(cities):
+            return self.classifier.predict(
+                np.concatenate([geometry.tile_crops(c, cfg) for c in cities]),
+                np.concatenate([geometry.corner_crops(c, cfg) for c in cities]))
+
+        _, turns, _ = classify(warped)
+        turns = np.log(np.clip(turns, 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
+        ks = [int(k) for k in np.argmax(turns, axis=1)]
+        upright = [np.ascontiguousarray(np.rot90(w, -k)) for w, k in zip(warped, ks, strict=True)]
+        probs, _, features = classify(upright)
         if self.adaptation is not None:
             probs = self.adaptation.adjust(probs, features)
-        return k, upright, probs.reshape(4, 4, -1), features.astype(np.float32).reshape(4, 4, -1)
+        return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
+                 features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
+                for i, (k, up) in enumerate(zip(ks, upright, strict=True))]
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
-        k, upright, probs, cells = self.read_cells(geometry.warp_city(image, quad, self.config))
-        empty = probs[..., self.classifier.labels.index("empty")]
-        return _Look(quad, k, upright, probs, cells, int((empty > self.config.empty_limit).sum()),
-                     float(empty.sum()))
+        return self.looks(image, [quad])[0]
+
+    def looks(self, image: np.ndarray, quads: list[np.ndarray]) -> list[_Look]:
+        """``look`` at several corner estimates, the classifier running twice for all."""
+        read = self.read_cities_cells([geometry.warp_city(image, q, self.config) for q in quads])
+        empty_at = self.classifier.labels.index("empty")
+        return [_Look(q, k, up, probs, cells,
+                      int((probs[..., empty_at] > self.config.empty_limit).sum()),
+                      float(probs[..., empty_at].sum()))
+                for q, (k, up, probs, cells) in zip(quads, read, strict=True)]
 
     def decode(self, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[dict]]:
         """The most likely legal city from cell probabilities (4, 4, L).

@@ -66,8 +66,9 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     candidates = _candidates(reader, small)
     if not candidates:
         return _single(reader, photo, [], t0)
-    seen, to_image = _sharp_enough(photo, [c.quad for c in candidates], factor, cfg)
+    seen, to_image = _sharp_enough(photo, candidates, factor, cfg)
     height, width = seen.image.shape[:2]
+    quick = _first_looks(reader, small, seen, candidates, to_image)
     found, unread = [], []
     for candidate in candidates:
         quad = to_image(candidate.quad)
@@ -79,8 +80,11 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             continue  # too small to be a city beside those found: clutter
         if candidate.at_edge and search.squareness(quad) < cfg.table_min_squareness:
             continue  # a city beside its own mirror image, seen whole in another window
-        typical = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
-        look = _read_around(reader, seen.image, quad, typical)
+        look = quick.get(id(candidate)) or reader.look(
+            seen.image, _centred(reader, seen.image, [quad])[0])
+        if look.not_tiles:  # the corners were off: search around it as in a single photo
+            typical = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
+            look = _read_around(reader, seen.image, quad, typical)
         if look is None or not (search.inside(look.quad.mean(0), quad)
                                 or search.inside(quad.mean(0), look.quad)):
             continue  # nothing there, or the look went to another city (read from its own)
@@ -113,6 +117,31 @@ class _Seen:
 
 def _reported(unread: list[_Seen], photo: Photo) -> list[Unread]:
     return [Unread(_rescale(u.quad, photo.scale), u.why) for u in unread]
+
+
+def _first_looks(reader: PhotoReader, small: np.ndarray, seen: Photo,
+                 candidates: list[search.Candidate], to_image) -> dict:
+    """A first look at every candidate the size of a city, all at once (the models run a
+    few times for all of them): candidate id -> look."""
+    typical = search.typical_extent(candidates, reader.config)
+    likely = [c for c in candidates if not c.at_edge and search.squareness(c.quad) >=
+              reader.config.table_min_squareness and typical and
+              _extent(c.quad) >= reader.config.table_likely_size * typical]
+    if not likely:
+        return {}
+    quads = _centred(reader, seen.image, [to_image(c.quad) for c in likely])
+    looks = reader.looks(seen.image, quads)
+    return {id(c): look for c, look in zip(likely, looks, strict=True)}
+
+
+def _centred(reader: PhotoReader, image: np.ndarray, quads: list[np.ndarray]) -> list:
+    """Candidates' corners centred on their tiles, as a single photo's first estimate is:
+    a closer look, then looks at it warped square. Each (4, 2) in ``image``'s pixels."""
+    cfg = reader.config
+    quads = reader.closer_looks(image, quads, cfg.refine_expand)
+    for _ in range(cfg.rectified_looks):
+        quads = reader.rectified_looks(image, quads, cfg.refine_max_shift)
+    return quads
 
 
 def _extent(quad: np.ndarray) -> float:
@@ -210,11 +239,12 @@ def _look_over(reader: PhotoReader, padded: np.ndarray, pad: int,
     return search.candidates(masks, boxes, list(backs), (w, h), pad, cfg)
 
 
-def _sharp_enough(photo: Photo, quads: list[np.ndarray], factor: int, config):
-    """The photo to read the cities in (at full size when the smallest city's cells are too
-    small in a half-size decode) and the map from the shrunk copy's pixels to its image."""
-    smallest = min(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).min() for q in quads)
-    if photo.scale > 1 and smallest * factor / 4 < config.cell_px:
+def _sharp_enough(photo: Photo, candidates: list[search.Candidate], factor: int, config):
+    """The photo to read the cities in (at full size when a city's cells are too small in a
+    half-size decode) and the map from the shrunk copy's pixels to its image."""
+    typical = search.typical_extent(candidates, config) or min(
+        _extent(c.quad) for c in candidates)
+    if photo.scale > 1 and typical * factor / SIZE / np.sqrt(2) < config.table_cell_px:
         full = photo.at_full_size(config)
         lift = photo.scale / full.scale
         return full, lambda q: _rescale(_rescale(q, factor), lift)

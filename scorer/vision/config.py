@@ -53,6 +53,8 @@ class VisionConfig:
     table_min_squareness: float = 0.75  # a region less square may be two cities: tried last
     cut_min_size: float = 0.4  # a region cut by the edge this share of the largest city: a city
     unclear_min_tiles: int = 8  # cells that look like tiles in a city hidden in part
+    table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size
+    table_likely_size: float = 0.6  # regions this share of a city's size are read together
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
     table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
     table_max_looks: int = 12  # ... trying at most this many corner estimates
