@@ -69,7 +69,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     seen, to_image = _sharp_enough(photo, candidates, factor, cfg)
     height, width = seen.image.shape[:2]
     quick = _first_looks(reader, small, seen, candidates, to_image)
-    found, unread = [], []
+    found, unread, searches = [], [], cfg.table_max_searches
     for candidate in candidates:
         quad = to_image(candidate.quad)
         if any(search.inside(quad.mean(0), q) for q in [lk.quad for lk in found] +
@@ -82,7 +82,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             continue  # a city beside its own mirror image, seen whole in another window
         look = quick.get(id(candidate)) or reader.look(
             seen.image, _centred(reader, seen.image, [quad])[0])
-        if look.not_tiles:  # the corners were off: search around it as in a single photo
+        if look.not_tiles and searches:  # corners off: search around it as in a single photo
+            searches -= 1
             typical = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
             look = _read_around(reader, seen.image, quad, typical)
         if look is None or not (search.inside(look.quad.mean(0), quad)

@@ -57,7 +57,8 @@ class VisionConfig:
     table_likely_size: float = 0.6  # regions this share of a city's size are read together
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
     table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
-    table_max_looks: int = 12  # ... trying at most this many corner estimates
+    table_max_looks: int = 4  # ... trying at most this many corner estimates
+    table_max_searches: int = 4  # ... for at most this many regions of a photo
     table_edge_margin: float = 0.002  # a city this near the frame's edge (share of its width)
     # is cut by it
 

@@ -116,15 +116,34 @@ def squareness(quad: np.ndarray) -> float:
 
 
 def seating(centres: np.ndarray) -> list[int]:
-    """The cities' order around the table: clockwise as seen in the photo around the middle
-    of their centres, from the one nearest straight below the middle (the photographer's
-    side). centres : (N, 2) in image pixels (y down).  Returns indices into centres."""
+    """The cities' order around the table: clockwise as seen in the photo around the table's
+    middle, from the one nearest straight below it (the photographer's side).
+
+    centres : (N, 2) in image pixels (y down).  Returns indices into centres. The middle is
+    the centre of the circle through the cities (they lie around the table), or their mean
+    when they are fewer than three or nearly in a line.
+    """
     centres = np.asarray(centres, float).reshape(-1, 2)
-    offset = centres - centres.mean(0)
+    offset = centres - table_middle(centres)
     angle = np.arctan2(offset[:, 1], offset[:, 0])  # clockwise on screen as it grows
     below = np.abs((angle - np.pi / 2 + np.pi) % (2 * np.pi) - np.pi)
     first = angle[int(np.argmin(below))]
     return [int(i) for i in np.argsort((angle - first) % (2 * np.pi), kind="stable")]
+
+
+def table_middle(centres: np.ndarray) -> np.ndarray:
+    """The centre of the circle that best fits the points (N, 2) (least squares), or their
+    mean for fewer than three points or points nearly in a line."""
+    mean = centres.mean(0)
+    if len(centres) < 3:
+        return mean
+    x, y = (centres - mean).T
+    design = np.c_[2 * x, 2 * y, np.ones(len(x))]
+    (cx, cy, _), *_, singular = np.linalg.lstsq(design, x * x + y * y, rcond=None)
+    spread = np.abs(centres - mean).max()
+    if singular.min() < 1e-6 * singular.max() or np.hypot(cx, cy) > 2 * spread:
+        return mean
+    return mean + (cx, cy)
 
 
 def side_of(quad: np.ndarray, image_size: tuple[int, int]) -> str:

@@ -1,0 +1,207 @@
+"""Whole-table photos: every city found, read and seated, on photos from an independent renderer.
+
+    python bench/whole_table.py [--tables 4] [--seed 901] [--size 2000x1500] [--workers 1]
+                                [--speed 3] [--json FILE]
+
+Renders --tables photos for every count of cities 3..7 x tier with bench/independent_tables.py
+(written apart from the training renderer; table families rotate over its FAMILIES, every
+third photo of the printed tiles, some with extra cities cut by the frame's edge), reads each
+with PhotoReader().read_all and prints, per count and per tier:
+
+- found %: complete cities found (a city read whose centre is within a quarter of a city's
+  side of the truth's),
+- cut read: cities cut by the frame's edge that were read as complete (should be 0),
+- exact %: found cities whose 16 cells are all right, and the same with the true corners
+  (what the classifier alone does at that size: the single-city benchmark's measure),
+- seated %: photos whose complete cities were all found in the truth's seating order
+  (clockwise, from the one nearest straight below the table's centre),
+- smallest tile px of the photos.
+
+Then --speed 12 MP photos of 6 cities: reading and scoring vs the plain full decode of the
+same JPEG file, in one run (median of 3 each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from independent_photos import FAMILIES, TIERS  # noqa: E402
+from independent_tables import render_table  # noqa: E402
+
+from scorer.city import City  # noqa: E402
+from scorer.errors import GridNotFound  # noqa: E402
+from scorer.table import Table, score_table  # noqa: E402
+
+COUNTS = (3, 4, 5, 6, 7)
+_reader = None
+
+
+def jobs(per_cell: int, seed: int, size: tuple[int, int]) -> list[dict]:
+    out = []
+    for n in COUNTS:
+        for tier in TIERS:
+            for _ in range(per_cell):
+                k = len(out)
+                out.append({"index": k, "seed": seed * 1000 + k, "cities": n, "tier": tier,
+                            "family": FAMILIES[k % len(FAMILIES)],
+                            "art": "printed" if k % 3 == 2 else "artwork", "size": list(size)})
+    return out
+
+
+def _start():
+    global _reader
+    from scorer.reading import PhotoReader
+
+    cv2.setNumThreads(1)
+    _reader = PhotoReader()
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    return cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+
+
+def measure(job: dict) -> dict:
+    """Render one table photo, read it, and compare with the truth."""
+    image, truth = render_table(job["seed"], job["cities"], job["family"], job["tier"],
+                                job["art"], size=tuple(job["size"]))
+    data = _jpeg(image)
+    complete = [c for c in truth["cities"] if c["complete"]]
+    cut = [c for c in truth["cities"] if not c["complete"]]
+    t0 = time.perf_counter()
+    try:
+        found = _reader.read_all(data)
+        readings = found.cities
+    except GridNotFound:
+        readings = []
+    read_ms = (time.perf_counter() - t0) * 1000
+    matched, cut_read, exact, exact_true = [], 0, 0, 0
+    for reading in readings:
+        centre = reading.corners.mean(0)
+        near = [np.linalg.norm(centre - np.mean(c["corners"], 0)) /
+                (np.linalg.norm(np.subtract(c["corners"][1], c["corners"][0])))
+                for c in truth["cities"]]
+        best = int(np.argmin(near))
+        if near[best] > 0.25:
+            continue
+        city = truth["cities"][best]
+        if not city["complete"]:
+            cut_read += 1
+            continue
+        matched.append(best)
+        exact += reading.grid == city["grid"]
+        true_corners = np.array(city["corners"], np.float32)
+        exact_true += _reader.read(reading.photo, true_corners).grid == city["grid"]
+    seated = matched == truth["order"]
+    sides = [np.linalg.norm(np.subtract(c["corners"][1], c["corners"][0])) / 4 for c in complete]
+    return dict(job, complete=len(complete), cut=len(cut), found=len(set(matched)),
+                cut_read=cut_read, exact=exact, exact_true=exact_true, seated=seated,
+                min_tile_px=round(float(min(sides)), 1), read_ms=round(read_ms))
+
+
+def summarise(rows: list[dict]) -> dict:
+    complete = sum(r["complete"] for r in rows)
+    found = sum(r["found"] for r in rows)
+    return {"photos": len(rows), "cities": complete,
+            "found_pct": 100 * found / complete if complete else None,
+            "cut": sum(r["cut"] for r in rows), "cut_read": sum(r["cut_read"] for r in rows),
+            "exact_pct": 100 * sum(r["exact"] for r in rows) / found if found else None,
+            "exact_true_pct": 100 * sum(r["exact_true"] for r in rows) / found if found else None,
+            "seated_pct": 100 * sum(r["seated"] for r in rows) / len(rows),
+            "min_tile_px": min(r["min_tile_px"] for r in rows),
+            "read_ms": float(np.mean([r["read_ms"] for r in rows]))}
+
+
+def _fmt(value) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def table(title: str, groups: dict) -> str:
+    lines = [f"\n{title}", f"{'':10}{'photos':>7}{'cities':>8}{'found %':>9}{'cut':>5}"
+             f"{'cut read':>10}{'exact %':>9}{'true corners':>14}{'seated %':>10}"
+             f"{'min tile':>10}{'read ms':>9}"]
+    for name, s in groups.items():
+        lines.append(f"{name:10}{s['photos']:7d}{s['cities']:8d}{_fmt(s['found_pct']):>9}"
+                     f"{s['cut']:5d}{s['cut_read']:10d}{_fmt(s['exact_pct']):>9}"
+                     f"{_fmt(s['exact_true_pct']):>14}{_fmt(s['seated_pct']):>10}"
+                     f"{s['min_tile_px']:10.0f}{s['read_ms']:9.0f}")
+    return "\n".join(lines)
+
+
+def speed(count: int, seed: int) -> list[dict]:
+    """Reading and scoring a 12 MP JPEG of 6 cities vs its plain full decode, same run."""
+    from scorer.reading import PhotoReader
+
+    reader = PhotoReader()
+    rows = []
+    for k in range(count):
+        image, truth = render_table(seed + k, 6, FAMILIES[k % len(FAMILIES)], "medium",
+                                    size=(4000, 3000), cut=False)
+        with tempfile.NamedTemporaryFile(suffix=".jpg") as handle:
+            handle.write(_jpeg(image))
+            handle.flush()
+            data = Path(handle.name).read_bytes()
+            decode, read = [], []
+            reader.read_all(data)  # warm up
+            for _ in range(3):
+                t0 = time.perf_counter()
+                cv2.imread(handle.name, cv2.IMREAD_COLOR)
+                decode.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                found = reader.read_all(data)
+                score_table(Table(tuple(City.from_rows(c.grid) for c in found.cities)))
+                read.append(time.perf_counter() - t0)
+        rows.append({"decode_ms": 1000 * np.median(decode), "read_ms": 1000 * np.median(read),
+                     "cities": len(found.cities)})
+        print(f"  12 MP, 6 cities ({FAMILIES[k % len(FAMILIES)]}): decode "
+              f"{rows[-1]['decode_ms']:.0f} ms, read + score {rows[-1]['read_ms']:.0f} ms = "
+              f"{rows[-1]['read_ms'] / rows[-1]['decode_ms']:.2f}x, {len(found.cities)} found")
+    return rows
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=4, help="photos per count x tier")
+    parser.add_argument("--seed", type=int, default=901)
+    parser.add_argument("--size", default="2000x1500")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--speed", type=int, default=3, help="12 MP photos timed")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    size = tuple(int(v) for v in args.size.split("x"))
+    todo = jobs(args.tables, args.seed, size)
+    print(f"Whole-table photos (bench/independent_tables.py), seed {args.seed}: {len(todo)} "
+          f"photos of {COUNTS[0]}-{COUNTS[-1]} cities, {size[0]}x{size[1]}, tiles >= 40 px; "
+          f"families rotate over {len(FAMILIES)}; every third photo printed tiles", flush=True)
+    t0 = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(args.workers, _start) as pool:
+        results = sorted(pool.imap_unordered(measure, todo), key=lambda r: r["index"])
+    by_count = {f"{n} cities": summarise([r for r in results if r["cities"] == n])
+                for n in COUNTS}
+    by_tier = {t: summarise([r for r in results if r["tier"] == t]) for t in TIERS}
+    by_tier["all"] = summarise(results)
+    print(table("by number of cities", by_count))
+    print(table("by tier", by_tier))
+    print(f"\n{len(results)} photos in {time.perf_counter() - t0:.0f} s")
+    timed = speed(args.speed, args.seed * 7) if args.speed else []
+    if args.json:
+        args.json.write_text(json.dumps({"by_count": by_count, "by_tier": by_tier,
+                                         "speed": timed, "photos": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
