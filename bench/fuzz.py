@@ -128,6 +128,8 @@ def api_case(rng: random.Random) -> tuple[str, str, object]:
         {"grid": rng.choice([[["shop"] * 4] * 4, [[rng.choice(BUILDING)] * 4] * 4, [[]], "x",
                              None])},
         {"building": rng.choice(BUILDING)},
+        {"order": rng.choice([[2, 1, 0], [0, 1], [0, 0, 1], [1.5, 0, 2], "012", None,
+                              [True, 0, 2], [2 ** 70, 0, 1], [-1, 0, 1]])},
         {"corners": rng.choice([[corner] * 4, [[0, 0], [1e9, 0], [1e9, 1e9], [0, 1e9]],
                                 [[-5000, -5000], [-4000, -5000], [-4000, -4000], [-5000, -4000]],
                                 [[1, 1]] * 4, "x", [[0, 0]] * 3])},
@@ -144,6 +146,7 @@ def api_case(rng: random.Random) -> tuple[str, str, object]:
         ("POST", f"/api/tables/{table}/cities/{city}/corners"),
         ("GET", f"/api/tables/{table}/cities/{city}/photo.jpg"),
         ("GET", f"/api/tables/{table}/export.csv"), ("GET", f"/api/tables/{table}/export.json"),
+        ("PUT", f"/api/tables/{table}/order"),
         ("GET", f"/tables/{table}"), ("GET", "/"),
     ])
     return route[0], route[1], body
@@ -163,8 +166,11 @@ def run(send, uploads: int, calls: int, seed: int) -> dict:
         if kind == "upload":
             what, data = upload_case(rng, base)
             city = rng.randint(1, 3)
-            status, reply = send("POST", f"/api/tables/{table}/cities/{city}/photo", photo=data)
-            case = f"upload {what} ({len(data)} bytes) to city {city}"
+            whole = rng.random() < 0.2  # a photo of the whole table
+            path = f"/api/tables/{table}/photo" if whole else \
+                f"/api/tables/{table}/cities/{city}/photo"
+            status, reply = send("POST", path, photo=data)
+            case = f"upload {what} ({len(data)} bytes) to {'the table' if whole else city}"
         else:
             method, path, body = api_case(rng)
             path = path.format(t=table)
