@@ -5,6 +5,7 @@ cell, checks the scoreboard and winner, reloads, and saves phone and laptop scre
 docs/screenshots/ (the README shows them).
 """
 
+import json
 import re
 import shutil
 import threading
@@ -19,6 +20,7 @@ from web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).parent.parent / "docs" / "screenshots"
+TABLES = Path(__file__).parent / "fixtures" / "tables"  # whole-table photos, with their truth
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -482,6 +484,12 @@ def test_table_page_works_with_the_keyboard_and_a_screen_reader(server, browser)
                 return
         raise AssertionError(f"Tab never reached {selector}")
 
+    tab_to("#table-photo-button")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    assert not chooser.value.is_multiple()
+    assert chooser.value.element.get_attribute("accept") == "image/*"
+    chooser.value.set_files([])
     tab_to("#all-photos-button")
     with page.expect_file_chooser() as chooser:
         page.keyboard.press("Enter")
@@ -747,6 +755,15 @@ def test_every_page_passes_axe_wcag_a_and_aa(server, browser):
     expect(page.locator(".grid-wrap.photo")).to_have_count(1)
     problems["table"] = axe_violations(page)
 
+    # One photo of the whole table: the seating panel open, one city chosen.
+    whole = new_table(page, server, PLAYERS)
+    page.goto(f"{server}/tables/{whole}")
+    page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
+    expect(page.locator("#seat-panel polygon.seat-outline")).to_have_count(4, timeout=60_000)
+    page.locator('.seat-pick[data-seat="2"]').click()
+    expect(page.locator('.seat-pick[data-seat="2"]')).to_have_attribute("aria-pressed", "true")
+    problems["table photo"] = axe_violations(page)
+
     page.set_viewport_size({"width": 1024, "height": 800})
     page.goto(f"{server}/campaigns")
     page.wait_for_load_state("networkidle")
@@ -768,3 +785,117 @@ def test_every_page_passes_axe_wcag_a_and_aa(server, browser):
     context.close()
     report = "\n".join(f"== {name}\n{text}" for name, text in problems.items() if text)
     assert not report, "axe-core found WCAG 2 A/AA violations:\n" + report
+
+
+# --- one photo of the whole table: every city found, read, seated; the players check the seating ---
+
+def table_truth(name: str) -> dict:
+    return json.loads((TABLES / f"{name}.json").read_text())
+
+
+def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    blocked = watch_policy(page)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, PLAYERS)
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(4)
+    grids = table_truth("table-4")["grids"]  # in seating order; a fifth city is cut by the edge
+
+    page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
+    panel = page.locator("#seat-panel")
+    outlines = panel.locator("polygon.seat-outline")
+    expect(outlines).to_have_count(4, timeout=60_000)
+    expect(panel).to_be_visible()
+    expect(page.locator("#seat-panel-title")).to_be_focused()
+    tags = panel.locator(".seat-tag:not(.unread)").all_inner_texts()
+    assert tags == ["1 · Ann & Ben", "2 · Ben & Cy", "3 · Cy & Dee", "4 · Dee & Ann"]
+    expect(panel.locator("polygon.unread-outline")).to_have_count(1)  # dashed, not read
+    expect(panel.locator("#seat-notes li").first).to_have_text(
+        "A city at the right edge is not complete: it was not read.")
+    expect(panel.locator("#seat-status")).to_have_text("4 cities read and seated. Check the seating.")
+    expect(panel.locator(".seat-pick")).to_have_text(
+        [f"Seat {i + 1} ({PLAYERS[i]} & {PLAYERS[(i + 1) % 4]}): city {i + 1} of the photo"
+         for i in range(4)])
+    # Every city read: the scoreboard is complete, the cards show each city for correction.
+    expect(page.locator(".winner")).to_be_visible()
+    assert "–" not in page.locator(".scores .sum td").all_inner_texts()
+    assert page.locator(".grid-wrap.photo").count() == 4
+    kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert [c["grid"] for c in kept] == grids
+    assert [c["reading"]["in_photo"] for c in kept] == [1, 2, 3, 4]
+    assert len({c["reading"]["table_photo"] for c in kept}) == 1
+    expect(panel.locator("#seat-photo img")).to_have_js_property("naturalWidth", 1600)  # as sent
+    panel.screenshot(path=str(SHOTS / "table-photo.png"), scale="css")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # Tap one city, then another: they swap seats (with their photos and readings).
+    outlines.nth(0).click()
+    expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_attribute("aria-pressed", "true")
+    expect(panel.locator(".seat-tag.chosen")).to_have_text("1 · Ann & Ben")
+    expect(outlines.nth(0)).to_have_class(re.compile(r"\bchosen\b"))
+    with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
+        panel.locator('polygon.seat-outline[data-seat="1"]').click()
+    assert answer.value.ok
+    expect(panel.locator("#seat-status")).to_contain_text("Seats 1 and 2 swapped")
+    expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
+        "Seat 1 (Ann & Ben): city 2 of the photo")
+    assert panel.locator(".seat-tag.chosen").count() == 0
+    swapped = page.evaluate(f"() => fetch('/api/tables/{table_id}').then(r => r.json())")["cities"]
+    assert [c["grid"] for c in swapped] == [grids[1], grids[0], grids[2], grids[3]]
+    assert [c["reading"]["in_photo"] for c in swapped] == [2, 1, 3, 4]
+    assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in grids[1]]
+
+    # The list does the same with the keyboard: swap them back.
+    panel.locator('.seat-pick[data-seat="1"]').focus()
+    page.keyboard.press("Enter")
+    expect(panel.locator('.seat-pick[data-seat="1"]')).to_have_attribute("aria-pressed", "true")
+    panel.locator('.seat-pick[data-seat="0"]').focus()
+    with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
+        page.keyboard.press("Enter")
+    assert answer.value.ok
+    expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
+        "Seat 1 (Ann & Ben): city 1 of the photo")
+    expect(panel.locator('.seat-pick[data-seat="0"]')).to_be_focused()
+    kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert [c["grid"] for c in kept] == grids
+
+    # "Seating is right" closes the panel; "Check seating" opens it again, after a reload too.
+    panel.get_by_role("button", name="Seating is right").click()
+    expect(panel).to_be_hidden()
+    check = page.get_by_role("button", name="Check seating")
+    expect(check).to_be_focused()
+    page.reload()
+    page.get_by_role("button", name="Check seating").click()
+    expect(outlines).to_have_count(4)
+    expect(panel.locator(".seat-tag:not(.unread)").first).to_have_text("1 · Ann & Ben")
+    expect(panel.locator("polygon.unread-outline")).to_have_count(1)  # kept with the cities
+    expect(panel.locator("#seat-notes li").first).to_have_text(
+        "A city at the right edge is not complete: it was not read.")
+    assert blocked == [] and errors == []
+    page.close()
+
+
+def test_a_whole_table_photo_with_too_many_cities_changes_nothing(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    before = page.request.get(f"{server}/api/tables/{table_id}").json()
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(3)
+    page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
+    error = page.locator("#table-card #table-error")
+    expect(error).to_have_text(
+        "The photo shows 4 complete cities, but this table has 3: photograph only this table's "
+        "cities, or start a table for more players. Nothing was changed.", timeout=60_000)
+    expect(page.locator("#seat-panel")).to_be_hidden()
+    expect(page.locator(".reading-overlay")).to_have_count(0)
+    expect(page.locator("#table-photo-button")).to_be_enabled()
+    assert page.locator(".check-seating").count() == 0
+    assert page.locator(".grid-wrap").count() == 0
+    after = page.request.get(f"{server}/api/tables/{table_id}").json()
+    assert after["cities"] == before["cities"] and after["updated"] == before["updated"]
+    assert errors == []
+    page.close()

@@ -47,6 +47,7 @@ def test_a_whole_table_photo_reads_and_seats_every_city(client):
     body = response.json
     assert body["photo"]["seats"] == [0, 1, 2, 3]
     assert body["photo"]["notes"] == ["a city at the right edge is not complete: it was not read"]
+    assert body["cities"][0]["reading"]["photo_notes"] == body["photo"]["notes"]
     assert [c["grid"] for c in body["cities"]] == truth["grids"]
     readings = [c["reading"] for c in body["cities"]]
     assert [r["in_photo"] for r in readings] == [1, 2, 3, 4]
@@ -114,7 +115,9 @@ def test_too_few_free_seats_is_refused(client):
 def test_a_photo_without_a_city_is_refused_and_changes_nothing(client):
     table = new_table(client, "ABCD")
     response = send(client, table["id"], EMPTY_TABLE.read_bytes())
-    assert response.status_code == 422 and "no city found" in response.json["error"]
+    assert response.status_code == 422
+    assert "no complete city found in the photo; photograph the table from above" in \
+        response.json["error"]
     assert not any(c["photo"] for c in client.get(f"/api/tables/{table['id']}").json["cities"])
 
 
@@ -123,3 +126,18 @@ def test_a_single_city_photo_takes_the_first_free_seat(client):
     client.put(f"/api/tables/{table['id']}/cities/1/grid", json={"grid": [["shop"] * 4] * 4})
     response = send(client, table["id"], photo("easy-01").read_bytes())
     assert response.status_code == 200 and response.json["photo"]["seats"] == [1]
+
+
+def test_cities_read_again_stay_part_of_their_table_photo(client):
+    data, truth = fixture(4)
+    table = new_table(client, "ABCD")
+    first = send(client, table["id"], data).json["cities"][2]["reading"]
+    url = f"/api/tables/{table['id']}/cities/3"
+    again = client.post(f"{url}/corners", json={"corners": first["corners"]})
+    assert again.status_code == 200, again.json
+    reading = again.json["cities"][2]["reading"]
+    assert again.json["cities"][2]["grid"] == truth["grids"][2]
+    assert {k: reading[k] for k in ("table_photo", "in_photo", "photo_notes")} == {
+        k: first[k] for k in ("table_photo", "in_photo", "photo_notes")}
+    assert reading["photo_size"] == [1600, 1200]
+    assert client.post(f"{url}/reread").json["cities"][2]["reading"]["in_photo"] == 3

@@ -22,6 +22,9 @@ from .store import PhotoChanged, Store, is_complete
 
 STORED_SIDE = 2000  # photos are kept at most this size (the browser already shrinks them)
 TABLE_SIDE = 4000  # ... and whole-table photos this size, where each city is small
+NO_CITY_ON_TABLE = ("no complete city found in the photo; photograph the table from above, "
+                    "with every city whole in the frame (or each city in its own photo)")
+PHOTO_KEYS = ("table_photo", "in_photo", "photo_notes", "photo_unread")  # kept when read again
 MIN_CITY_SHARE = 0.005  # tapped corners must enclose at least this share of the photo
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # spreadsheets run cells starting so
 
@@ -160,12 +163,16 @@ def add_table_photo(store: Store, reader, budget: DecodeBudget, table: dict,
     are seats to take them (TableError). Returns the seats given and the notes about cities
     not read (cut by the frame's edge, hidden).
     """
-    found = reader.read_all(data, max_side=TABLE_SIDE, budget=budget)
+    try:
+        found = reader.read_all(data, max_side=TABLE_SIDE, budget=budget)
+    except GridNotFound as refusal:  # in words for a whole table, with the cut cities seen
+        cut = [part for part in str(refusal).split("; ") if "not complete" in part]
+        raise GridNotFound("; ".join([NO_CITY_ON_TABLE, *cut]), refusal.photo) from None
     seats = _free_seats(table, len(found.cities))
-    shot = secrets.token_hex(4)  # which cities came from this photo
+    shot = {"table_photo": secrets.token_hex(4),  # which cities came from this photo
+            "photo_notes": found.notes(), "photo_unread": [u.to_json() for u in found.unread]}
     readings = [(seat, reading.warped_jpeg(), reading.grid,
-                 {**_details(reading), "table_photo": shot, "in_photo": number},
-                 reading.cells_bytes())
+                 {**_details(reading), **shot, "in_photo": number}, reading.cells_bytes())
                 for number, (seat, reading) in enumerate(zip(seats, found.cities, strict=True),
                                                         start=1)]
     store.keep_table_photo(table["id"], found.photo.jpeg(), readings)
@@ -205,7 +212,8 @@ def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, i
     name, photo = _stored_photo(store, reader, budget, table, index)
     reading = reader.read(photo, check_corners(corners, *photo.size))
     store.keep_reading(table["id"], index, None, reading.warped_jpeg(), reading.grid,
-                       _details(reading), photo_read=name, cells=reading.cells_bytes())
+                       _details(reading, table["cities"][index]["reading"]), photo_read=name,
+                       cells=reading.cells_bytes())
 
 
 def read_again(store: Store, reader, budget: DecodeBudget, table: dict, index: int) -> None:
@@ -217,7 +225,7 @@ def read_again(store: Store, reader, budget: DecodeBudget, table: dict, index: i
     name, photo = _stored_photo(store, reader, budget, table, index)
     again = reader.read(photo, check_corners(reading["corners"], *photo.size))
     store.keep_reading(table["id"], index, None, again.warped_jpeg(), again.grid,
-                       _details(again), photo_read=name, cells=again.cells_bytes(),
+                       _details(again, reading), photo_read=name, cells=again.cells_bytes(),
                        keep_choices=True)
 
 
@@ -231,12 +239,14 @@ def _stored_photo(store: Store, reader, budget: DecodeBudget, table: dict, index
         data = path.read_bytes()
     except FileNotFoundError:
         raise PhotoChanged("the city's photo was replaced meanwhile; try again") from None
-    return name, open_photo(data, reader.config, max_side=STORED_SIDE, budget=budget)
+    return name, open_photo(data, reader.config, max_side=TABLE_SIDE, budget=budget)
 
 
-def _details(reading) -> dict:
-    """A reading's JSON as kept with the city, with the model's own grid beside it."""
-    return {**reading.to_json(), "model_grid": reading.grid}
+def _details(reading, before: dict | None = None) -> dict:
+    """A reading's JSON as kept with the city, with the model's own grid beside it, and
+    (read again from the same photo) which whole-table photo it came from."""
+    kept = {k: before[k] for k in PHOTO_KEYS if isinstance(before, dict) and k in before}
+    return {**reading.to_json(), "model_grid": reading.grid, **kept}
 
 
 def check_corners(corners, width: int | None = None, height: int | None = None) -> list:

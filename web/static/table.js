@@ -15,6 +15,10 @@ let paint = null; // {city, building}: paint mode, each tapped cell becomes that
 let nextCell = null; // {city, r, c}: the empty cell chosen after one was set with the picker
 const pending = new Map(); // "index:r:c" -> building painted, not yet answered by the server
 let sending = Promise.resolve(); // painted cells go to the server one after another
+let seatShot = null; // the whole-table photo (its cities' reading.table_photo) whose seating panel is open
+let swapFrom = null; // the seat chosen first in the seating panel: the next seat chosen swaps with it
+let reordering = false; // a new seating is being sent
+let wholeTable = false; // a whole-table photo is being sent and read
 
 const showError = (message) => { $("table-error").textContent = message || ""; };
 const spoken = (b) => (b ? buildingName(b).toLowerCase() : "nothing"); // "drink tavern"
@@ -133,10 +137,11 @@ function fitSeating() {
 
 // --- shrinking and uploading photos -------------------------------------------------------
 
-async function shrink(file) {
+// One city: 2000 px on the long side is plenty; a whole table keeps 4000 px (its cities are small).
+async function shrink(file, side = 2000) {
   try {
     const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
-    const scale = Math.min(1, 2000 / Math.max(bitmap.width, bitmap.height));
+    const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
     if (scale === 1 && file.size < 4e6) return file;
     const canvas = el("canvas", { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
     canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
@@ -146,20 +151,23 @@ async function shrink(file) {
   }
 }
 
-function upload(index, blob, label) {
+// POST a photo to url, showing "label: uploading 40 %", then "label: reading" while it is read.
+function upload(url, blob, label, reading = "reading the city…") {
   return new Promise((resolve) => {
     const bar = $("progress");
     bar.hidden = false;
+    bar.firstElementChild.style.width = "0";
+    bar.lastElementChild.textContent = `${label}: uploading`;
     const form = new FormData();
-    form.append("photo", blob, "city.jpg");
+    form.append("photo", blob, "photo.jpg");
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", `${api}/cities/${index + 1}/photo`);
+    xhr.open("POST", url);
     xhr.upload.onprogress = (e) => {
       if (!e.lengthComputable) return;
       bar.firstElementChild.style.width = `${(100 * e.loaded) / e.total}%`;
       bar.lastElementChild.textContent = `${label}: uploading ${Math.round((100 * e.loaded) / e.total)} %`;
     };
-    xhr.upload.onload = () => { bar.lastElementChild.textContent = `${label}: reading the city…`; };
+    xhr.upload.onload = () => { bar.lastElementChild.textContent = `${label}: ${reading}`; };
     xhr.onload = () => {
       let data = {};
       try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: "unexpected reply" }; }
@@ -179,7 +187,7 @@ function takeFiles(input) {
 
 async function sendPhotos(files, firstIndex) {
   if (!files.length || !(await loaded())) return;
-  if (busy.size) { showError("Photos are still being read: wait for them first."); return; }
+  if (busy.size || reordering) { showError("Photos are still being read: wait for them first."); return; }
   showError("");
   const errors = [];
   const count = Math.min(files.length, table.cities.length - firstIndex);
@@ -189,7 +197,7 @@ async function sendPhotos(files, firstIndex) {
       const index = firstIndex + k;
       busy.set(index, "Reading…");
       render();
-      const result = await upload(index, await shrink(files[k]), `City ${index + 1} (${cityName(index)})`);
+      const result = await upload(`${api}/cities/${index + 1}/photo`, await shrink(files[k]), `City ${index + 1} (${cityName(index)})`);
       busy.delete(index);
       if (!result.ok) errors.push(`City ${index + 1}: ${result.data.error}`);
       else { forgetConfirmed(index); setCardError(index, ""); }
@@ -203,6 +211,250 @@ async function sendPhotos(files, firstIndex) {
     render();
   }
   showError(errors.join(" · "));
+}
+
+// --- one photo of the whole table: every city found, read and seated; players check the seating ---
+
+const capital = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
+const sentence = (text) => capital(/[.!?…]$/.test(text) ? text : `${text}.`);
+
+async function sendTablePhoto(file) {
+  if (!file || !(await loaded())) return;
+  if (busy.size || reordering) { showError("Photos are still being read: wait for them first."); return; }
+  showError("");
+  // The server may seat a city anywhere: every city waits while the photo is read.
+  table.cities.forEach((_, i) => busy.set(i, "Reading…"));
+  wholeTable = true;
+  render();
+  let result;
+  try {
+    result = await upload(`${api}/photo`, await shrink(file, 4000), "Whole table", "finding and reading every city…");
+  } finally {
+    busy.clear();
+    wholeTable = false;
+    $("progress").hidden = true;
+  }
+  if (!result.ok) {
+    // Nothing changed on the server: say why, in its words, and what the table still is.
+    showError(`${sentence(result.data.error || "the photo was not read")} Nothing was changed.`);
+    render();
+    return;
+  }
+  const { photo: placed, ...answer } = result.data;
+  table = answer;
+  for (const seat of placed.seats) { forgetConfirmed(seat); setCardError(seat, ""); }
+  if (highlight && placed.seats.includes(highlight.city)) highlight = null;
+  paint = null;
+  nextCell = null;
+  const shot = (table.cities[placed.seats[0]].reading || {}).table_photo;
+  if (shot) {
+    seatShot = shot;
+    swapFrom = null;
+  }
+  render();
+  refreshLearning();
+  if (!shot) return;
+  const left = table.cities.length - placed.seats.length;
+  say(`${plural(placed.seats.length, "city", "cities")} read and seated${left ? `; ${plural(left, "seat", "seats")} not from this photo` : ""}. Check the seating.`);
+  $("seat-panel-title").focus();
+}
+
+// The whole-table photos the table's cities came from, in the order of the first seat of each.
+function tableShots() {
+  const shots = [];
+  for (const city of table.cities) {
+    const shot = city.photo && city.reading && city.reading.table_photo;
+    if (shot && !shots.includes(shot)) shots.push(shot);
+  }
+  return shots;
+}
+
+// The seats whose city came from a whole-table photo, in the photo's order.
+const seatsOf = (shot) => table.cities.map((city, i) => [city, i])
+  .filter(([city]) => city.photo && city.reading && city.reading.table_photo === shot)
+  .sort(([a], [b]) => a.reading.in_photo - b.reading.in_photo).map(([, i]) => i);
+
+// The panel's status line (a live region kept in the page): written only when it changes.
+function say(text) {
+  const status = $("seat-status");
+  if (status.textContent !== text) status.textContent = text;
+}
+
+const polygonPoints = (corners) => corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+
+// Where a city's tag goes: centred on the middle of its corners; near an edge of the photo
+// (a city cut by it) the tag leans inwards, so it stays whole.
+function tagAt(corners, w, h) {
+  const mid = (k, size) => Math.min(100, Math.max(0, (100 * corners.reduce((sum, p) => sum + p[k], 0)) / 4 / size));
+  const lean = (at) => (at < 15 || at > 85 ? at : 50);
+  const [x, y] = [mid(0, w), mid(1, h)];
+  return `left:${x.toFixed(1)}%;top:${y.toFixed(1)}%;transform:translate(-${lean(x).toFixed(1)}%,-${lean(y).toFixed(1)}%)`;
+}
+
+function openSeating(shot) {
+  seatShot = shot;
+  swapFrom = null;
+  say("");
+  render();
+  $("seat-panel-title").focus();
+}
+
+function closeSeating() {
+  const shot = seatShot;
+  seatShot = null;
+  swapFrom = null;
+  say("");
+  render();
+  refocus(`check-seating:${shot}`);
+}
+
+// "Check seating" for each whole-table photo whose panel is closed; the panel of the open one.
+function renderSeating() {
+  const shots = tableShots();
+  if (seatShot && !shots.includes(seatShot)) { seatShot = null; swapFrom = null; }
+  $("seat-checks").replaceChildren(...shots.filter((shot) => shot !== seatShot).map((shot) => {
+    const seats = seatsOf(shot).map((i) => i + 1);
+    const check = el("button", { type: "button", className: "small check-seating",
+      textContent: shots.length > 1 ? `Check seating of cities ${seats.join(", ")}` : "Check seating" });
+    check.title = "The whole-table photo with its cities outlined: swap cities in the wrong seats";
+    check.dataset.focus = `check-seating:${shot}`;
+    check.disabled = busy.size > 0;
+    check.addEventListener("click", () => openSeating(shot));
+    return check;
+  }));
+  const panel = $("seat-panel");
+  panel.hidden = !seatShot;
+  if (!seatShot) return;
+  const seats = seatsOf(seatShot);
+  const { photo_size: [w, h] } = table.cities[seats[0]].reading;
+  const kept = table.cities[seats[0]].reading; // each city keeps its photo's notes
+  const report = { notes: kept.photo_notes || [], unread: kept.photo_unread || [] };
+
+  // The photo, every city read from it outlined and tagged with its seat, those not read dashed.
+  const box = $("seat-photo");
+  let img = box.querySelector("img");
+  if (!img || img.dataset.shot !== seatShot) { // the same photo stays (no reload when seats change)
+    img = el("img", { src: `${api}/cities/${seats[0] + 1}/photo.jpg?v=${seatShot}` });
+    img.dataset.shot = seatShot;
+  }
+  img.alt = `The whole-table photo: ${plural(seats.length, "city", "cities")} outlined, each with its seat number`;
+  box.style.aspectRatio = `${w} / ${h}`;
+  const svg = [`<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-hidden="true" focusable="false">`];
+  const tags = [];
+  for (const unread of report.unread) {
+    svg.push(`<polygon class="unread-outline" points="${polygonPoints(unread.corners)}"><title>${esc(`Not read: ${unread.why}`)}</title></polygon>`);
+    tags.push(el("span", { className: "seat-tag unread", style: tagAt(unread.corners, w, h), textContent: "not read" }));
+  }
+  for (const seat of seats) {
+    const { corners } = table.cities[seat].reading;
+    const chosen = swapFrom === seat ? " chosen" : "";
+    svg.push(`<polygon class="seat-halo" points="${polygonPoints(corners)}"/>`,
+      `<polygon class="seat-outline${chosen}" data-seat="${seat}" points="${polygonPoints(corners)}"><title>${esc(`Seat ${seat + 1} (${cityName(seat)}): tap, then another city, to swap them`)}</title></polygon>`);
+    const tag = el("span", { className: `seat-tag${chosen}`, style: tagAt(corners, w, h) },
+      el("b", { textContent: seat + 1 }), el("span", { className: "names", textContent: ` · ${cityName(seat)}` }));
+    tag.dataset.seat = seat;
+    tags.push(tag);
+  }
+  svg.push("</svg>");
+  const drawing = el("div", { className: "seat-drawing" });
+  drawing.innerHTML = svg.join("");
+  drawing.firstElementChild.addEventListener("click", (e) => {
+    const outline = e.target.closest("polygon.seat-outline");
+    if (outline) pickSeat(Number(outline.dataset.seat));
+  });
+  for (const tag of tags) tag.setAttribute("aria-hidden", "true"); // the list below says the same
+  box.replaceChildren(img, drawing, ...tags);
+  fitTags();
+
+  // What the photo showed besides: cities cut by its edge or hidden (known right after the upload).
+  const notes = report.notes.map((note) => el("li", { textContent: sentence(note) }));
+  if (notes.length) {
+    notes.push(el("li", { className: "todo", textContent: "If it is one of this table's cities, photograph it from its own card below, or take the whole photo again with every city whole in the frame." }));
+  }
+  $("seat-notes").replaceChildren(...notes);
+
+  // The same, as a list of every seat: choose one, then another, and they swap.
+  const list = $("seat-list");
+  list.setAttribute("aria-busy", String(reordering));
+  list.replaceChildren(...table.cities.map((city, seat) => {
+    const reading = city.reading || {};
+    const from = reading.table_photo && city.photo ? reading.table_photo : null;
+    const what = from === seatShot ? `city ${reading.in_photo} of the photo`
+      : from ? `city ${reading.in_photo} of another photo`
+        : city.photo ? "read from a photo" : city.grid || city.counts ? "typed in" : "no city yet";
+    const pick = el("button", { type: "button", className: `seat-pick${from === seatShot ? " in-photo" : ""}`,
+      textContent: `Seat ${seat + 1} (${cityName(seat)}): ${what}` });
+    pick.setAttribute("aria-pressed", String(swapFrom === seat));
+    pick.dataset.seat = seat;
+    pick.dataset.focus = `seat:${seat}`;
+    pick.disabled = busy.size > 0;
+    pick.addEventListener("click", () => pickSeat(seat));
+    return el("li", {}, pick);
+  }));
+  $("seating-right").disabled = busy.size > 0;
+}
+
+// Tags that would cover each other (many cities, a small screen) show the seat number only:
+// the list below names the builders.
+function fitTags() {
+  const box = $("seat-photo");
+  box.classList.remove("compact");
+  const boxes = [...box.querySelectorAll(".seat-tag")].map((tag) => tag.getBoundingClientRect());
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  if (boxes.some((a, i) => a.width && boxes.some((b, j) => j > i && overlap(a, b)))) box.classList.add("compact");
+}
+
+// The first seat chosen is marked; the second swaps the two cities (photo, reading, corrections).
+async function pickSeat(seat) {
+  if (busy.size || reordering) return;
+  if (swapFrom === null || swapFrom === seat) {
+    const cancel = swapFrom === seat;
+    swapFrom = cancel ? null : seat;
+    say(cancel ? "No seat chosen." : `Seat ${seat + 1} (${cityName(seat)}) chosen: now choose the seat its city belongs to, or choose it again to cancel.`);
+    render();
+    return;
+  }
+  const [a, b] = [Math.min(swapFrom, seat), Math.max(swapFrom, seat)];
+  swapFrom = null;
+  const order = table.cities.map((_, i) => i);
+  order[a] = b;
+  order[b] = a;
+  reordering = true;
+  say(`Swapping seats ${a + 1} and ${b + 1}…`);
+  render();
+  try {
+    await sending; // cells painted before go to the seat they were painted on
+    table = await call("PUT", `${api}/order`, { order });
+    moveSeats(order);
+    showError("");
+    say(`Seats ${a + 1} and ${b + 1} swapped: ${cityName(a)} and ${cityName(b)} have each other's city now.`);
+  } catch (error) {
+    showError(sentence(error.message));
+    say("");
+  } finally {
+    reordering = false;
+  }
+  render();
+}
+
+// What the page keeps per seat follows the cities to their new seats (seat i had order[i]).
+function moveSeats(order) {
+  const to = new Map(order.map((from, i) => [from, i]));
+  const errors = Object.entries(cardErrors);
+  for (const [index] of errors) delete cardErrors[index];
+  for (const [index, message] of errors) cardErrors[to.get(Number(index))] = message;
+  const kept = [...confirmed];
+  confirmed.clear();
+  for (const key of kept) {
+    const [index, r, c] = key.split(":");
+    confirmed.add(`${to.get(Number(index))}:${r}:${c}`);
+  }
+  const open = [...countsOpen];
+  countsOpen.clear();
+  for (const index of open) countsOpen.add(to.get(index));
+  highlight = null;
+  nextCell = null;
+  paint = null;
 }
 
 // --- cities ------------------------------------------------------------------------------
@@ -814,6 +1066,9 @@ function render() {
   if (complete && board.previousElementSibling !== $("table-card")) $("table-card").after(board);
   if (!complete && cities.nextElementSibling !== board) cities.after(board);
   $("all-photos-button").disabled = busy.size > 0;
+  $("table-photo-button").disabled = busy.size > 0;
+  $("table-card").setAttribute("aria-busy", String(wholeTable));
+  renderSeating();
   $("export-json").href = `${api}/export.json`;
   $("export-csv").href = `${api}/export.csv`;
   refocus(focus);
@@ -821,6 +1076,10 @@ function render() {
 
 $("all-photos-button").addEventListener("click", () => $("all-photos").click());
 $("all-photos").addEventListener("change", (e) => sendPhotos(takeFiles(e.target), 0));
+$("table-photo-button").addEventListener("click", () => $("table-photo").click());
+$("table-photo").addEventListener("change", (e) => sendTablePhoto(takeFiles(e.target)[0]));
+$("seating-right").addEventListener("click", closeSeating);
+window.addEventListener("resize", () => { if (seatShot) fitTags(); });
 $("rename").addEventListener("click", async () => {
   if (!(await loaded())) return;
   const name = prompt("Table name", table.name);
