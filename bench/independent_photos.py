@@ -156,26 +156,35 @@ def singles_bag() -> list[str]:
     return [b for b in BUILDINGS for _ in range(GAME_SUPPLY[b] - halves[b])]
 
 
-def sample_city(rng: np.random.Generator) -> tuple[list[list[str]], list[dict]]:
+def sample_city(rng: np.random.Generator, supply: dict | None = None) -> tuple[list[list[str]], list[dict]]:
     """A legal upright city: two duplex tiles on free cell pairs, twelve singles from the bag.
 
     Returns the grid (4x4 names) and its pieces [{"cells": [(r, c), ...], "tile": key}], key
-    ("single", name) or ("duplex", layout, first, second).
+    ("single", name) or ("duplex", layout, first, second). supply: the tiles left in the box,
+    {"duplex": [index into DUPLEX_TILES], "singles": [name]}, drawn from and left without the
+    tiles used (for several cities of one table); None: the whole game's tiles.
     """
     grid = [[""] * SIZE for _ in range(SIZE)]
     pieces = []
-    for index in rng.choice(len(DUPLEX_TILES), 2, replace=False):
-        layout, first, second = DUPLEX_TILES[index]
+    duplex = range(len(DUPLEX_TILES)) if supply is None else supply["duplex"]
+    drawn = rng.choice(len(duplex), 2, replace=False)
+    for index in drawn:
+        layout, first, second = DUPLEX_TILES[duplex[index]]
         free = [pair for pair in domino_cells(layout) if all(not grid[r][c] for r, c in pair)]
         pair = free[rng.integers(len(free))]
         for (r, c), name in zip(pair, (first, second), strict=True):
             grid[r][c] = name
         pieces.append({"cells": list(pair), "tile": ("duplex", layout, first, second)})
-    bag = singles_bag()
+    bag = singles_bag() if supply is None else supply["singles"]
     empty = [(r, c) for r in range(SIZE) for c in range(SIZE) if not grid[r][c]]
-    for (r, c), i in zip(empty, rng.choice(len(bag), len(empty), replace=False), strict=True):
+    chosen = rng.choice(len(bag), len(empty), replace=False)
+    for (r, c), i in zip(empty, chosen, strict=True):
         grid[r][c] = bag[i]
         pieces.append({"cells": [(r, c)], "tile": ("single", bag[i])})
+    if supply is not None:
+        used_duplex, used_singles = set(drawn.tolist()), set(chosen.tolist())
+        supply["duplex"] = [d for k, d in enumerate(duplex) if k not in used_duplex]
+        supply["singles"] = [b for k, b in enumerate(bag) if k not in used_singles]
     return grid, pieces
 
 
@@ -1951,11 +1960,12 @@ def _footprint(X, Y, hit, step=8) -> np.ndarray:
     return cv2.resize(fp, (X.shape[1], X.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
-def _paint_plane(rng, painter, X, Y, use) -> np.ndarray:
+def _paint_plane(rng, painter, X, Y, use, max_texels=MAX_TEX_PX) -> np.ndarray:
     """A painter's texture seen at plane coordinates X, Y (H, W) where use: (H, W, 3) linear.
 
-    The texture is made once at the finest footprint needed, then sampled from a pyramid at each
-    pixel's footprint (trilinear), so fine patterns blur instead of aliasing with distance.
+    The texture is made once at the finest footprint needed (at most max_texels texels), then
+    sampled from a pyramid at each pixel's footprint (trilinear), so fine patterns blur instead
+    of aliasing with distance.
     """
     out = np.zeros(X.shape + (3,), np.float32)
     fp = _footprint(X, Y, use)
@@ -1968,7 +1978,7 @@ def _paint_plane(rng, painter, X, Y, use) -> np.ndarray:
     x0, x1, y0, y1 = float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max())
     texel = max(
         1.5 * float(np.percentile(fp[::4, ::4][near[::4, ::4]], 1)) if near[::4, ::4].any() else 0.1,
-        math.sqrt((x1 - x0 + 1) * (y1 - y0 + 1) / MAX_TEX_PX),
+        math.sqrt((x1 - x0 + 1) * (y1 - y0 + 1) / max_texels),
         0.08,
     )
     x0, x1, y0, y1 = x0 - 4 * texel, x1 + 4 * texel, y0 - 4 * texel, y1 + 4 * texel
@@ -2014,14 +2024,16 @@ def _on_table(X, Y, angle, bounds) -> tuple[np.ndarray, np.ndarray]:
     return d > 0, d
 
 
-def _table(rng, family, cam, canvas, level, half) -> dict:
+def _table(rng, family, cam, canvas, level, half, edges=None, max_texels=MAX_TEX_PX) -> dict:
     """Paint the table, the floor beyond it and a wall into the canvas.
 
-    Returns X, Y (H, W): where each pixel's ray meets the plane z = 0, depth (H, W): the distance
-    along the view to what the pixel sees, and ground (the height shadows fall on).
+    edges: the table's (turn, extent) as _table_edges gives them, or None to draw them here;
+    max_texels: the most texels of its texture. Returns X, Y (H, W): where each pixel's ray meets
+    the plane z = 0, depth (H, W): the distance along the view to what the pixel sees, and ground
+    (the height shadows fall on).
     """
     X, Y, depth, hit = cam.rays(0.0)
-    angle, bounds = _table_edges(rng, level, half)
+    angle, bounds = _table_edges(rng, level, half) if edges is None else edges
     inside, to_edge = _on_table(X, Y, angle, bounds)
     on = hit & inside
     ground = 0.0
@@ -2029,7 +2041,7 @@ def _table(rng, family, cam, canvas, level, half) -> dict:
         ground = -rng.uniform(8, 40)
         Xu, Yu, depth_u, hit_u = cam.rays(ground)
         under = UNDER_GLASS[rng.integers(len(UNDER_GLASS))]
-        albedo = _paint_plane(rng, PAINTERS[under], Xu, Yu, on & hit_u)
+        albedo = _paint_plane(rng, PAINTERS[under], Xu, Yu, on & hit_u, max_texels)
         albedo *= np.array(
             [rng.uniform(0.86, 0.95), rng.uniform(0.93, 0.99), rng.uniform(0.9, 0.97)], np.float32
         )
@@ -2039,7 +2051,7 @@ def _table(rng, family, cam, canvas, level, half) -> dict:
         ]
         depth = np.where(on, depth_u, depth)
     else:
-        albedo = _paint_plane(rng, PAINTERS[family], X, Y, on)
+        albedo = _paint_plane(rng, PAINTERS[family], X, Y, on, max_texels)
     gloss, shiny = SHEEN[family]
     canvas.gloss[:] = gloss * rng.uniform(0.6, 1.4)
     canvas.shiny[:] = shiny
