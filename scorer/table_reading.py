@@ -214,10 +214,12 @@ def _candidates(reader: PhotoReader, small: np.ndarray) -> list[search.Candidate
     pad = int(cfg.table_pad * max(small.shape[:2]))
     padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT)
     long_side = max(small.shape[:2])
-    found = _look_over(reader, padded, pad, [share * long_side for share in cfg.table_window_shares])
+    sides = [share * long_side for share in cfg.table_window_shares]
+    found = _look_over(reader, padded, pad, sides)
     typical = search.typical_extent(found, cfg)
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
-    found += _look_over(reader, padded, pad, [window])
+    if not any(abs(side / window - 1) < cfg.table_window_slack for side in sides):
+        found += _look_over(reader, padded, pad, [window])  # windows made for these cities
     kept = []
     for candidate in sorted(found, key=lambda c: (c.at_edge, -c.area)):  # whole regions first
         if not any(search.inside(candidate.quad.mean(0), k.quad) and

@@ -41,9 +41,11 @@ class VisionConfig:
     one_city_share: float = 0.1  # the whole photo's finder view shows one region this large
     one_city_rival: float = 0.5  # ... and none other whole this share of it: one city's photo
     one_city_match: float = 0.6  # ... when the city read there covers this share of it
-    table_window_shares: tuple[float, ...] = (1.0, 0.5)  # first windows: share of the long side
+    table_window_shares: tuple[float, ...] = (1.0, 0.5, 0.25)  # first windows: share of the
+    # long side
     table_window_cities: float = 2.5  # then windows this many times a city's size (from the
-    table_small_window: float = 0.25  # first look; without one, this share of the long side)
+    table_small_window: float = 0.15  # first look; without one, this share of the long side)
+    table_window_slack: float = 0.35  # ... unless first windows were that size, give or take
     table_pad: float = 0.12  # ... over the photo padded by its mirror image this much all round
     whole_shown: float = 0.97  # a region with less of it inside the photo is cut by its edge
     cut_min_shown: float = 0.25  # ... and one with less still is a mirror image: ignored

@@ -87,11 +87,19 @@ def candidates(masks: np.ndarray, boxes: list[np.ndarray], backs: list[np.ndarra
 
 
 def typical_extent(found: list[Candidate], config: VisionConfig) -> float | None:
-    """A city's size in this photo (the median bounding-box side of the square, whole
-    regions, in pixels), None when there is none."""
-    sides = [float((c.quad.max(0) - c.quad.min(0)).max()) for c in found
-             if not c.at_edge and squareness(c.quad) >= config.table_min_squareness]
-    return float(np.median(sides)) if sides else None
+    """A city's size in this photo, in pixels, None when no region looks like one.
+
+    The cities of one photo are about the same size, while what a busy table shows is of
+    every size: the size chosen is the bounding-box side shared by the most square, whole
+    regions (within a third of it), the larger on a tie.
+    """
+    sides = sorted(float((c.quad.max(0) - c.quad.min(0)).max()) for c in found
+                   if not c.at_edge and squareness(c.quad) >= config.table_min_squareness)
+    if not sides:
+        return None
+    near = [sum(0.75 * s <= t <= s / 0.75 for t in sides) for s in sides]
+    best = max(range(len(sides)), key=lambda i: (near[i], sides[i]))
+    return float(np.median([t for t in sides if 0.75 * sides[best] <= t <= sides[best] / 0.75]))
 
 
 def inside(point: np.ndarray, quad: np.ndarray) -> bool:
