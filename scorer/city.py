@@ -34,9 +34,9 @@ GAME_SUPPLY = {
 Cell = tuple[int, int]  # (row, column), row 0 at the top
 
 
-def building_type(building: str) -> str:
-    """The type of a building: every tavern kind is the one type 'tavern'."""
-    return "tavern" if building.startswith("tavern-") else building
+def building_type(building: str | None) -> str | None:
+    """The type of a building: every tavern kind is the one type 'tavern' (None: no tile)."""
+    return "tavern" if building and building.startswith("tavern-") else building
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,27 @@ class City:
     def rows(self) -> list[list[str]]:
         """The grid as a list of lists (for JSON)."""
         return [list(row) for row in self.grid]
+
+
+@dataclass(frozen=True)
+class PartialCity(City):
+    """A city being typed in: ``None`` where no tile is chosen yet.
+
+    It is scored as it lies, the empty cells scoring nothing and counting as no type: the
+    running score a player sees while typing a city in.
+    """
+
+    def __post_init__(self) -> None:
+        if len(self.grid) != SIZE or any(len(row) != SIZE for row in self.grid):
+            raise ValueError(f"a city is {SIZE}x{SIZE} cells")
+        unknown = {b for row in self.grid for b in row if b is not None} - set(BUILDINGS)
+        if unknown:
+            raise ValueError(f"unknown building(s): {', '.join(sorted(unknown))}")
+
+    @property
+    def tiles(self) -> int:
+        """How many cells hold a tile."""
+        return sum(b is not None for row in self.grid for b in row)
 
 
 @dataclass(frozen=True)

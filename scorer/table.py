@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .city import GAME_SUPPLY, TILES, TYPES, City, SortedCity, beyond_supply
+from .city import GAME_SUPPLY, TILES, TYPES, City, PartialCity, SortedCity, beyond_supply
 from .errors import TableError
 from .rules import CATEGORIES, factory_ranks, score_city, score_sorted_city
 
@@ -109,6 +109,19 @@ def score_cities(cities: list[City | SortedCity]) -> list[dict]:
         scored.append({**shown, "scores": scores, "explanation": explanation,
                        "factory_rank": rank, "warnings": supply_warnings(city)})
     return scored
+
+
+def running_scores(known: list[City | SortedCity], typing: list[PartialCity]) -> list[dict]:
+    """What each city being typed in scores so far: its tiles as they lie (the empty cells
+    score nothing), its factories ranked against every city known or being typed.
+
+    Returns per city being typed {"scores": six categories and total, "tiles": placed}.
+    """
+    counts = [c.count("factory") if isinstance(c, SortedCity) else len(c.cells_of("factory"))
+              for c in [*known, *typing]]
+    ranks = factory_ranks(counts)[len(known):]
+    return [{"scores": score_city(city, rank)[0], "tiles": city.tiles}
+            for city, rank in zip(typing, ranks, strict=True)]
 
 
 def _too_many(over: dict[str, int], where: str) -> list[str]:

@@ -139,3 +139,29 @@ def test_supply_is_the_rulebooks():
     # Rulebook: 108 building tiles and 24 duplex tiles (48 halves); 7 of each tavern kind.
     assert sum(GAME_SUPPLY.values()) == 108 + 2 * 24
     assert [GAME_SUPPLY[k] for k in ("tavern-drink", "tavern-food", "tavern-music", "tavern-bed")] == [7] * 4
+
+
+def test_a_city_being_typed_in_scores_its_tiles_as_they_lie():
+    from scorer.city import PartialCity
+    from scorer.table import running_scores
+
+    rows = [["shop", "shop", None, None], [None, "house", "park", "park"],
+            [None, "factory", None, None], [None] * 4]
+    (running,) = running_scores([], [PartialCity.from_rows(rows)])
+    scores = running["scores"]
+    assert running["tiles"] == 6
+    assert scores["shops"] == 5 and scores["parks"] == 8  # a line of two, a group of two
+    assert scores["houses"] == 1  # next to a factory: 1 point
+    assert scores["factories"] == 4  # the only factories at the table so far: the most
+    assert scores["total"] == 5 + 8 + 1 + 4
+    full = city("F F F F / F F F F / F F F F / F F F F")
+    (running,) = running_scores([full], [PartialCity.from_rows(rows)])
+    assert running["scores"]["factories"] == 3  # second most, behind the finished city
+
+
+def test_an_empty_city_being_typed_scores_nothing():
+    from scorer.city import PartialCity
+    from scorer.table import running_scores
+
+    (running,) = running_scores([], [PartialCity.from_rows([[None] * 4] * 4)])
+    assert running == {"scores": {k: 0 for k in running["scores"]}, "tiles": 0}

@@ -709,3 +709,14 @@ def test_service_worker_and_manifest_are_served_for_the_whole_app(client):
         assert client.get(icon["src"]).status_code == 200
     page = client.get("/").data.decode()
     assert 'rel="manifest" href="/manifest.webmanifest"' in page and "/static/offline.js" in page
+
+
+def test_a_city_being_typed_in_has_a_running_score(client):
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}/cities/2"
+    for col in (0, 1):
+        answer = client.put(f"{url}/cells/1/{col + 1}", json={"building": "shop"}).json
+    so_far = answer["scores"]["so_far"]
+    assert so_far[0] is None and so_far[2] is None
+    assert so_far[1] == {"scores": {"shops": 5, "factories": 0, "taverns": 0, "offices": 0,
+                                    "parks": 0, "houses": 0, "total": 5}, "tiles": 2}

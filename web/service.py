@@ -12,13 +12,21 @@ import secrets
 import threading
 import time
 
-from scorer.city import BUILDINGS, City, SortedCity
+from scorer.city import BUILDINGS, City, PartialCity, SortedCity
 from scorer.errors import GridNotFound, LearningRefused, ScorerError, TableError
 from scorer.learned import lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.photo import DecodeBudget, cell_png, open_photo
-from scorer.table import AUTOMAVILLE, Table, same_name, score_cities, score_table, table_warnings
+from scorer.table import (
+    AUTOMAVILLE,
+    Table,
+    running_scores,
+    same_name,
+    score_cities,
+    score_table,
+    table_warnings,
+)
 
-from .store import PhotoChanged, Store, is_complete
+from .store import PhotoChanged, Store, is_complete, is_started
 
 STORED_SIDE = 2000  # photos are kept at most this size (the browser already shrinks them)
 TABLE_SIDE = 4000  # ... and whole-table photos this size, where each city is small
@@ -119,7 +127,9 @@ def _known(city: dict) -> City | SortedCity:
 
 
 def scoreboard(table: dict) -> dict:
-    """Scores of a stored table: the full result once every city is known, else per city."""
+    """Scores of a stored table: the full result once every city is known, else per city,
+    with what each city being typed in scores so far (``so_far``: its tiles as they lie,
+    factories ranked against the cities known or being typed)."""
     known = [c for c in table["cities"]
              if c.get("counts") is not None or is_complete(c["grid"])]
     if len(known) == len(table["cities"]):
@@ -134,7 +144,16 @@ def scoreboard(table: dict) -> dict:
     if len(table["players"]) == 1 and AUTOMAVILLE in by_index:
         by_index[AUTOMAVILLE]["name"] = "Automaville"
     return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]],
-            "warnings": table_warnings(cities)}
+            "so_far": _so_far(table, cities), "warnings": table_warnings(cities)}
+
+
+def _so_far(table: dict, known: list) -> list[dict | None]:
+    """The running score of each city being typed in (None for the others)."""
+    typing = {c["index"]: PartialCity.from_rows(c["grid"]) for c in table["cities"]
+              if c.get("counts") is None and is_started(c["grid"])}
+    running = running_scores(known, list(typing.values()))
+    by_index = dict(zip(typing, running, strict=True))
+    return [by_index.get(c["index"]) for c in table["cities"]]
 
 
 def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: int,

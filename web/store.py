@@ -695,6 +695,14 @@ def _model_guess(city: dict, row: int, col: int) -> str | None:
     return model[row][col]
 
 
+def is_started(grid) -> bool:
+    """A grid being typed in: 4 rows of 4 known buildings or None, some but not all known."""
+    return (isinstance(grid, list) and len(grid) == 4
+            and all(isinstance(r, list) and len(r) == 4 and all(b is None or b in BUILDINGS
+                                                                  for b in r) for r in grid)
+            and any(b for r in grid for b in r) and not is_complete(grid))
+
+
 def is_complete(grid) -> bool:
     """A grid with all 16 cells known (typed-in grids may be partly filled)."""
     return (isinstance(grid, list) and len(grid) == 4
