@@ -21,7 +21,6 @@ from scorer.vision.config import DEFAULT
 from .printings import reprint
 from .render import random_layout, render_scene
 from .tiles import drawn_faces, real_faces
-from .whole_table import render_table
 
 LABELS = [*BUILDINGS, "empty"]
 IGNORE = -100
@@ -132,45 +131,6 @@ def finder_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
     return {"view": np.stack(views), "mask": np.stack(masks)}
 
 
-def table_finder_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
-    """Finder views of one whole-table photo (``training.whole_table``): the whole photo and
-    two windows 1.8-3.2 times a city's size around one of its cities, as the reader's search
-    for every city looks. Every city whole in a view is the target; a city cut by the view's
-    side or the frame's edge is not (the search looks for it in another window).
-    """
-    seed, index, art = job
-    rng = np.random.default_rng([seed, index, 2])
-    kind = art if art != "mixed" else ("real" if rng.uniform() < 0.7 else "drawn")
-    face_set = faces(kind)
-    if rng.uniform() < 0.5:
-        face_set = reprint(face_set, rng)
-    size = [(960, 720), (720, 960), (1024, 768)][int(rng.integers(3))]
-    photo = render_table(face_set, rng, int(rng.integers(2, 8)), size,
-                         tile_px=int(rng.integers(40, 64)),
-                         tier=["easy", "medium", "hard"][int(rng.integers(3))],
-                         cut=bool(rng.uniform() < 0.4))
-    px = DEFAULT.finder_px
-    extent = float(np.median([np.ptp(q, 0).max() for q in photo.corners]))
-    boxes = [None]
-    for _ in range(2):
-        centre = photo.corners[int(rng.integers(len(photo.corners)))].mean(0)
-        half = extent * rng.uniform(1.8, 3.2) / 2
-        centre = centre + rng.uniform(-0.6, 0.6, 2) * (half - extent / 2)
-        boxes.append(np.array([centre - half, centre + half]))
-    views, masks = [], []
-    for box in boxes:
-        view, back = geometry.finder_view(photo.image, box, px)
-        to_view = np.linalg.inv(back)
-        mask = np.zeros((px // 2, px // 2), np.uint8)
-        for quad in photo.corners:
-            inside = geometry.apply_matrix(quad, to_view)
-            if (inside >= 0).all() and (inside <= px - 1).all():
-                mask |= _city_mask(inside)
-        views.append(view)
-        masks.append(mask)
-    return {"view": np.stack(views), "mask": np.stack(masks)}
-
-
 def _rough_guess(corners: np.ndarray, rng) -> np.ndarray:
     """The city's corners (4, 2) as a rough first estimate has them: scaled, shifted and each
     corner moved, by up to about a cell; float32."""
@@ -200,8 +160,7 @@ def build(kind: str, seed: int, count: int, art: str = "mixed", processes: int =
     cache = CACHE / f"{kind}-v{VERSION}-{art}-{seed}-{count}.npz"
     if use_cache and cache.is_file():
         return dict(np.load(cache))
-    work = {"classifier": classifier_samples, "finder": finder_samples,
-            "table-finder": table_finder_samples}[kind]
+    work = classifier_samples if kind == "classifier" else finder_samples
     jobs = [(seed, i, art) for i in range(count)]
     with Pool(processes) as pool:
         parts = pool.map(work, jobs, chunksize=8)

@@ -28,10 +28,8 @@ from .tables import HELD_OUT as HELD_OUT_TABLES
 from .tables import TRAINING as TRAINING_TABLES
 
 BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
-    "full": {"cls_scenes": 1400, "finder_scenes": 3000, "table_scenes": 600, "cls_epochs": 8,
-             "finder_epochs": 10},
-    "tiny": {"cls_scenes": 6, "finder_scenes": 8, "table_scenes": 2, "cls_epochs": 1,
-             "finder_epochs": 1},
+    "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10},
+    "tiny": {"cls_scenes": 6, "finder_scenes": 8, "cls_epochs": 1, "finder_epochs": 1},
 }
 
 
@@ -253,11 +251,8 @@ def train_tiles(args, budget: dict, recipe: dict, out: Path, cached: bool, start
 def train_city_finder(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:
     """Render the finder's views, train it and save it."""
     print("rendering finder data ...", flush=True)
-    single = data.build("finder", args.seed, budget["finder_scenes"], processes=args.processes,
+    finder = data.build("finder", args.seed, budget["finder_scenes"], processes=args.processes,
                         use_cache=cached)
-    tables = data.build("table-finder", args.seed, budget["table_scenes"],
-                        processes=args.processes, use_cache=cached)  # every city of a photo
-    finder = {key: np.concatenate([single[key], tables[key]]) for key in single}
     finder_net = train_finder(finder, budget["finder_epochs"], args.seed)
     cfg = DEFAULT
     export(finder_net, (torch.zeros(1, 3, cfg.finder_px, cfg.finder_px),), ["image"], ["city"],
@@ -268,8 +263,7 @@ def train_city_finder(args, budget: dict, recipe: dict, out: Path, cached: bool)
         "normalisation": "(x / 255 - 0.5) / 0.25, RGB, NCHW",
         "parameters": sum(p.numel() for p in finder_net.parameters()),
         "recipe": recipe,
-        "data": {"scenes": budget["finder_scenes"], "table_scenes": budget["table_scenes"],
-                 "views": len(finder["view"])},
+        "data": {"scenes": budget["finder_scenes"], "views": len(finder["view"])},
     })
 
 
