@@ -6,9 +6,10 @@ Serves the app with Flask's test client over a temporary data folder, creates a 
 with every city typed in, and adds up what a browser fetches on a first (uncached) load of
 /tables/<id>: the HTML; every stylesheet, script, icon, manifest and image the HTML references;
 the url()s in the CSS; the manifest's icons (counted to be safe: browsers fetch them lazily);
-the building icons the table's script draws for the typed cities and its picker; the service
-worker the page registers; and the table's JSON. Sizes are as served (no compression). The
-service worker's later background precache is not part of the first load.
+the ES modules each script imports, and theirs in turn; the building icons the table's scripts
+draw for the typed cities and its picker; the service worker the page registers; and the
+table's JSON. Sizes are as served (no compression). The service worker's later background
+precache is not part of the first load.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urljoin
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -36,6 +38,8 @@ GRIDS = [
 HTML_REFS = re.compile(r'<(?:link|script|img)\b[^>]*?\b(?:href|src)="([^"]+)"', re.I)
 CSS_URLS = re.compile(r'url\(\s*["\']?([^"\')]+)["\']?\s*\)')
 JS_PATHS = re.compile(r'["\'`](/[\w./-]+\.(?:js|css|png|svg|jpg|webmanifest))["\'`]')
+# static imports of an ES module: import ... from "./x.js", export ... from "./x.js", import "./x.js"
+JS_IMPORTS = re.compile(r'^\s*(?:import|export)\b[^"\';]*?["\']([^"\']+\.js)["\']', re.M)
 
 
 def fetch(client, url: str) -> bytes:
@@ -72,6 +76,7 @@ def main() -> int:
                 todo += [icon["src"] for icon in json.loads(text).get("icons", [])]
             elif url.endswith(".js") and url != "/sw.js":
                 todo += JS_PATHS.findall(text)
+                todo += [urljoin(url, spec) for spec in JS_IMPORTS.findall(text)]
                 if "/static/icons/${" in text:  # icons drawn from the table's buildings
                     todo += [f"/static/icons/{b}.png" for b in sorted(buildings)]
         sizes[f"/api/tables/{table_id} (JSON)"] = len(fetch(client, f"/api/tables/{table_id}"))

@@ -666,6 +666,113 @@ def test_tavern_and_factory_scores_draw_their_cells_in_words(server, browser):
     page.close()
 
 
+# --- told apart without colour (issue 11): each building's badge, a shape and letters ---------
+
+EVERY_BUILDING = [["shop", "factory", "tavern-drink", "tavern-food"],
+                  ["tavern-music", "tavern-bed", "office", "park"],
+                  ["house", "shop", "factory", "office"], ["park", "house", "shop", "park"]]
+
+
+def gray_badge(badge) -> tuple:
+    """A building's badge: its shape, its letters, and its picture in grayscale, 64 x 64."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(badge.screenshot())).convert("L").resize((64, 64))
+    return badge.get_attribute("data-shape"), badge.inner_text(), np.asarray(picture, dtype=float)
+
+
+def test_each_buildings_badge_differs_by_shape_or_letters_in_grayscale(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    blocked = watch_policy(page)
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    type_grid(page, server, table_id, 1, EVERY_BUILDING)
+    type_grid(page, server, table_id, 2, EVERY_BUILDING[:2] + [[None] * 4] * 2)  # paint tools
+    page.goto(f"{server}/tables/{table_id}")
+    # As if no colour were seen, and the tile icons (alike in grayscale) hidden: the badges alone.
+    page.add_style_tag(content="html { filter: grayscale(1) } "
+                               ".cell img, .pick img, .paint-pick img { visibility: hidden }")
+    city = page.locator('.city[data-city="1"]')
+    places = {}
+    for r, row in enumerate(EVERY_BUILDING, 1):
+        for c, building in enumerate(row, 1):
+            places.setdefault(building, f'.cell[data-row="{r}"][data-col="{c}"] .glyph')
+    paint = '.city[data-city="2"] .paint-pick[data-building="{}"] .glyph'
+    seen = {"cell": {b: gray_badge(city.locator(place)) for b, place in places.items()},
+            "paint": {b: gray_badge(page.locator(paint.format(b))) for b in places}}
+    city.locator(".cell").first.click()
+    seen["picker"] = {b: gray_badge(page.locator(f'#picker .pick[data-building="{b}"] .glyph'))
+                      for b in places}
+    page.keyboard.press("Escape")
+
+    assert len(places) == 9
+    for where, badges in seen.items():
+        # each building's badge its own (shape, letters); each kind of building its own shape
+        assert len({(shape, text) for shape, text, _ in badges.values()}) == 9, where
+        kinds = {b.split("-")[0]: shape for b, (shape, _, _) in badges.items()}
+        assert len(set(kinds.values())) == len(kinds) == 6, (where, kinds)
+        assert {b: text for b, (_, text, _) in badges.items()} == {b: SHORT[b] for b in places}
+        for building, (_, _, gray) in badges.items():
+            # seen in grayscale: dark outline and letters on a light inside
+            assert (gray < 80).mean() > 0.05 and (gray > 200).mean() > 0.2, (where, building)
+        pictures = list(badges.values())
+        for i, (_, text, a) in enumerate(pictures):
+            for _, other, b in pictures[i + 1:]:  # and no two pictures alike
+                assert (abs(a - b) > 100).mean() > 0.01, (where, text, other)
+    # the same badge wherever a building is chosen or shown
+    assert {b: v[:2] for b, v in seen["cell"].items()} == {b: v[:2] for b, v in seen["picker"].items()}
+    assert {b: v[:2] for b, v in seen["cell"].items()} == {b: v[:2] for b, v in seen["paint"].items()}
+    assert blocked == []
+    page.close()
+
+
+# --- a total moved by another city's factories (issue 11): a note says why ------------------
+
+def test_a_note_says_when_another_citys_factories_move_a_total(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    rest = [["park"] * 4, ["house"] * 4, ["office"] * 4]
+    type_grid(page, server, table_id, 1, [["factory", "factory", "shop", "shop"]] + rest)  # 2
+    type_grid(page, server, table_id, 2, [["factory", "shop", "shop", "shop"]] + rest)  # 1
+    type_grid(page, server, table_id, 3, [["factory"] * 4] + rest[:2] + [["office"] * 3 + [None]])
+    before = [c["scores"]["total"] for c in table_scores(page, server, table_id)[:2]]
+    page.goto(f"{server}/tables/{table_id}")
+    notes = page.locator("#moved-notes p")
+    expect(page.locator(".scores")).to_be_visible()
+    assert notes.count() == 0 and page.locator(".city .moved").count() == 0
+
+    # City 3's last tile: its four factories are the most; the others' factories fall a rank.
+    page.click('.city[data-city="3"] .cell[data-row="4"][data-col="4"]')
+    page.click('#picker .pick[data-building="office"]')
+    expect(page.locator(".winner")).to_be_visible()
+    after = [c["scores"]["total"] for c in table_scores(page, server, table_id)[:2]]
+    assert after == [before[0] - 2, before[1] - 1]
+    first = (f"Ann & Ben's total went from {before[0]} to {after[0]}: their factories are now "
+             "second most, 3 each (Cy & Ann have more)")
+    second = (f"Ben & Cy's total went from {before[1]} to {after[1]}: their factories are now "
+              "neither the most nor second most, 2 each (Cy & Ann and Ann & Ben have more)")
+    expect(notes).to_have_text([first, second])
+    expect(page.locator('.city[data-city="1"] .moved')).to_have_text(first)
+    expect(page.locator('.city[data-city="2"] .moved')).to_have_text(second)
+    assert page.locator('.city[data-city="3"] .moved').count() == 0
+
+    # A change to city 1 itself: its note goes; city 2's stays.
+    page.click('.city[data-city="1"] .cell[data-row="2"][data-col="1"]')
+    page.click('#picker .pick[data-building="shop"]')
+    expect(page.locator('.city[data-city="1"] .cell[data-row="2"][data-col="1"] span')).to_have_text("S")
+    expect(notes).to_have_text([second])
+    assert page.locator('.city[data-city="1"] .moved').count() == 0
+    assert blocked == []
+    page.close()
+
+
+def table_scores(page, server, table_id) -> list[dict]:
+    return page.request.get(f"{server}/api/tables/{table_id}").json()["scores"]["cities"]
+
+
 # --- installable and offline (issue 11): manifest, service worker, a viewed table offline ---
 
 def test_a_viewed_table_still_shows_offline(server, browser):
@@ -689,7 +796,7 @@ def test_a_viewed_table_still_shows_offline(server, browser):
     assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.scriptURL)") \
         == f"{server}/sw.js"
     kept = f"""async () => {{
-        for (const u of ["{url}", "{server}/api/tables/{table_id}", "{server}/static/table.js"])
+        for (const u of ["{url}", "{server}/api/tables/{table_id}", "{server}/static/table/main.js"])
             if (!(await caches.match(u))) return false;
         return true; }}"""
     deadline = time.monotonic() + 15

@@ -5,14 +5,21 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
-from scorer.city import BUILDINGS, GAME_SUPPLY, TILES
+from scorer.city import BUILDINGS, GAME_SUPPLY, TAVERN_KINDS, TILES
 from scorer.notation import SHORT
 from scorer.rules import CATEGORIES
 from scorer.table import DIFFICULTY_MODIFIER
 
+# The shape of each building's badge (drawn in app.css, the notation's letters inside), so that
+# buildings are told apart without colour: each kind its own shape, the taverns one shape between
+# them (their letters differ: Td, Tf, Tm, Tb).
+BADGE_SHAPES = {"shop": "square", "factory": "hexagon", "office": "circle", "park": "triangle",
+                "house": "pentagon", **{kind: "diamond" for kind in TAVERN_KINDS}}
+
 # what the table page needs to know of the game, from the rules engine
 GAME_WORDS = {"buildings": BUILDINGS, "short": SHORT, "categories": CATEGORIES,
-              "supply": GAME_SUPPLY, "tiles": TILES}
+              "supply": GAME_SUPPLY, "tiles": TILES,
+              "shapes": {b: BADGE_SHAPES[b] for b in BUILDINGS}}
 
 bp = Blueprint("pages", __name__)
 

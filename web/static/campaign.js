@@ -1,4 +1,5 @@
 // Solo campaigns: the list and new-campaign form (/campaigns), and one campaign (/campaigns/<id>).
+import { $, call, el } from "./common.js";
 const PLURAL = { shop: "shops", factory: "factories", tavern: "taverns", office: "offices", park: "parks", house: "houses" };
 const showError = (message) => { $("campaign-error").textContent = message || ""; };
 

@@ -1,13 +1,13 @@
-// What every page's script uses: $ (an element by id), el (make an element), call (the JSON
-// API: throws an Error with the server's message on a 4xx/5xx answer) and buildingName.
-const $ = (id) => document.getElementById(id);
-const el = (tag, props = {}, ...children) => {
+// What every page's script uses (an ES module): $ (an element by id), el (make an element), call
+// (the JSON API: throws an Error with the server's message on a 4xx/5xx answer) and buildingName.
+export const $ = (id) => document.getElementById(id);
+export const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children.filter((c) => c !== null && c !== undefined));
   return node;
 };
 
-async function call(method, url, body) {
+export async function call(method, url, body) {
   const options = { method, headers: {} };
   if (body instanceof FormData) {
     options.body = body; // an upload: the browser sets the multipart headers
@@ -25,5 +25,5 @@ async function call(method, url, body) {
 }
 
 // "tavern-drink" -> "Drink tavern", "shop" -> "Shop": a building as the page names it.
-const buildingName = (b) => (b.startsWith("tavern-")
+export const buildingName = (b) => (b.startsWith("tavern-")
   ? `${b.slice(7)[0].toUpperCase()}${b.slice(8)} tavern` : `${b[0].toUpperCase()}${b.slice(1)}`);

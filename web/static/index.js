@@ -1,4 +1,5 @@
 // New-table form: names in seating order, solo difficulty shown for one player.
+import { $, buildingName, call, el } from "./common.js";
 const form = document.getElementById("new-table");
 // One name per line or between commas; blank lines are skipped, an empty name between commas
 // is sent so that the server refuses it rather than seating one player fewer.

@@ -1,0 +1,54 @@
+// Talking to the server beyond call(): the table's address, photos shrunk and uploaded with progress.
+import { $, el } from "../common.js";
+
+// The JSON API's address of the table shown (its id is the page's data-table).
+export const tableApi = (tableId) => `/api/tables/${encodeURIComponent(tableId)}`;
+
+// One city: 2000 px on the long side is plenty; a whole table keeps 4000 px (its cities are small).
+export async function shrink(file, side = 2000) {
+  try {
+    const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+    const scale = Math.min(1, side / Math.max(bitmap.width, bitmap.height));
+    if (scale === 1 && file.size < 4e6) return file;
+    const canvas = el("canvas", { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    return await new Promise((done) => canvas.toBlob((b) => done(b || file), "image/jpeg", 0.9));
+  } catch (error) {
+    return file; // a format this browser cannot decode (e.g. HEIC): the server reads it
+  }
+}
+
+// POST a photo to url, showing "label: uploading 40 %", then "label: reading" while it is read.
+// Resolves to {ok, data}: the server's answer (the table, or {error}).
+export function upload(url, blob, label, reading = "reading the city…") {
+  return new Promise((resolve) => {
+    const bar = $("progress");
+    bar.hidden = false;
+    bar.firstElementChild.style.width = "0";
+    bar.lastElementChild.textContent = `${label}: uploading`;
+    const form = new FormData();
+    form.append("photo", blob, "photo.jpg");
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.upload.onprogress = (e) => {
+      if (!e.lengthComputable) return;
+      bar.firstElementChild.style.width = `${(100 * e.loaded) / e.total}%`;
+      bar.lastElementChild.textContent = `${label}: uploading ${Math.round((100 * e.loaded) / e.total)} %`;
+    };
+    xhr.upload.onload = () => { bar.lastElementChild.textContent = `${label}: ${reading}`; };
+    xhr.onload = () => {
+      let data = {};
+      try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: "unexpected reply" }; }
+      resolve({ ok: xhr.status < 300, data });
+    };
+    xhr.onerror = () => resolve({ ok: false, data: { error: "network error: photo not sent" } });
+    xhr.send(form);
+  });
+}
+
+// The files of a file input, which is emptied so that choosing the same photo again still counts.
+export function takeFiles(input) {
+  const files = [...input.files];
+  input.value = "";
+  return files;
+}

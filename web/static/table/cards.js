@@ -1,0 +1,239 @@
+// A city's card: its photo buttons, typing in, Automaville's counts, corners, teaching the reader.
+import { $, buildingName, call, el } from "../common.js";
+import { shrink, takeFiles, upload } from "./api.js";
+import { chosen, correctedCells, gridView, typedCount, typingPanel } from "./grid.js";
+import { whyBox } from "./scores.js";
+import { forgetConfirmed, setCardError } from "./state.js";
+import { cityName, cityTitle, isAutomaville } from "./words.js";
+
+// City photos, one after another from firstIndex (in seating order); each answer is the table.
+export async function sendPhotos(page, files, firstIndex) {
+  if (!files.length || !(await page.loaded())) return;
+  const { busy } = page;
+  if (busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
+  page.showError("");
+  const errors = [];
+  const count = Math.min(files.length, page.table.cities.length - firstIndex);
+  for (let k = 0; k < count; k++) busy.set(firstIndex + k, "Waiting…");
+  try {
+    for (let k = 0; k < count; k++) {
+      const index = firstIndex + k;
+      busy.set(index, "Reading…");
+      page.render();
+      const result = await upload(`${page.api}/cities/${index + 1}/photo`, await shrink(files[k]), `City ${index + 1} (${cityName(page.table, index)})`);
+      busy.delete(index);
+      if (result.ok) {
+        forgetConfirmed(page, index);
+        setCardError(page, index, "");
+        page.answer(result.data);
+        page.render();
+        page.refreshLearning();
+      } else {
+        errors.push(`City ${index + 1}: ${result.data.error}`);
+        await page.load(); // a photo that could not be read is kept all the same
+      }
+    }
+  } catch (error) {
+    errors.push(error.message);
+  } finally {
+    busy.clear();
+    $("progress").hidden = true;
+    page.render();
+  }
+  page.showError(errors.join(" · "));
+}
+
+export function cityCard(page, city, index) {
+  const { table, busy, paint } = page;
+  const card = el("section", { className: "card city", id: `city-${index + 1}` });
+  card.dataset.city = index + 1;
+  card.append(el("h2", { textContent: cityTitle(table, index) }));
+  const scores = table.scores.cities[index];
+  if (scores) card.append(el("p", { className: "total", textContent: `${scores.scores.total} points` }));
+  if (page.moved[index]) card.append(el("p", { className: "moved", textContent: page.moved[index] }));
+  for (const warning of (scores && scores.warnings) || []) card.append(el("p", { className: "hint warn supply", textContent: `Check this city: ${warning}.` }));
+  const photo = el("input", { type: "file", accept: "image/*", hidden: true });
+  photo.setAttribute("capture", "environment");
+  photo.addEventListener("change", () => sendPhotos(page, takeFiles(photo), index));
+  const pick = el("input", { type: "file", accept: "image/*", hidden: true });
+  pick.addEventListener("change", () => sendPhotos(page, takeFiles(pick), index));
+  const actions = el("div", { className: "row" },
+    fileButton("Take photo", "small primary take-photo", photo, index), photo,
+    fileButton("Choose photo", "small choose-photo", pick, index), pick);
+  if (!city.photo || city.grid) {
+    const type = el("button", { type: "button", className: "small type-grid", textContent: city.grid ? "Type over" : "Type in" });
+    type.dataset.focus = `type:${index}`;
+    type.addEventListener("click", () => typeOver(page, city, index));
+    actions.append(type);
+  }
+  const unread = city.photo && (!city.grid || (city.reading && city.reading.unread));
+  if (isAutomaville(table, index)) {
+    const open = page.countsOpen.has(index);
+    const counts = el("button", { className: "small type-counts", textContent: city.counts ? "Change counts" : "Type counts" });
+    counts.setAttribute("aria-expanded", String(open));
+    counts.addEventListener("click", () => {
+      if (page.countsOpen.has(index)) page.countsOpen.delete(index); else page.countsOpen.add(index);
+      page.render();
+    });
+    actions.append(counts);
+  }
+  if (city.photo && !unread) {
+    const adjust = el("button", { className: "small", textContent: "Adjust corners" });
+    adjust.addEventListener("click", () => {
+      adjust.disabled = true;
+      actions.after(cornerPicker(page, index, "Tap the city's four outer corners on the photo; it is read again."));
+    });
+    actions.append(adjust);
+  }
+  card.append(actions);
+  if (unread) card.append(cornerPicker(page, index, "No city found in the last photo. Tap the city's four corners on it, or take another photo."));
+  if (city.counts) card.append(countsSummary(page, city));
+  if (isAutomaville(table, index) && page.countsOpen.has(index)) card.append(countsForm(page, city, index));
+  if (city.grid && !city.counts && !busy.has(index) && (paint && paint.city === index || typedCount(page, city, index) < 16)) {
+    card.append(typingPanel(page, city, index));
+  }
+  if (city.grid) card.append(gridView(page, city, index));
+  const corrected = correctedCells(city);
+  const uncertain = city.reading && city.reading.uncertain ? city.reading.uncertain : [];
+  const low = uncertain.filter(([r, c]) => !page.confirmed.has(`${index}:${r}:${c}`)
+    && !chosen(city, r, c) && !corrected.some(([y, x]) => y === r && x === c)).length;
+  if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
+  if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
+  if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index));
+  if (page.highlight && page.highlight.city === index) card.append(whyBox(page.highlight));
+  const error = el("p", { className: "error card-error", textContent: page.cardErrors[index] || "" });
+  error.setAttribute("role", "alert");
+  card.append(error);
+  if (busy.has(index)) showBusy(card, busy.get(index));
+  return card;
+}
+
+// A real button opens the (hidden) file input: reachable with Tab, pressed with Enter or Space.
+function fileButton(text, className, input, index) {
+  const button = el("button", { type: "button", className, textContent: text });
+  button.dataset.focus = `${className}:${index}`;
+  button.addEventListener("click", () => input.click());
+  return button;
+}
+
+// While its photo is sent and read, a city says so and cannot be changed.
+function showBusy(card, text) {
+  card.classList.add("reading");
+  card.setAttribute("aria-busy", "true");
+  card.querySelectorAll("button, input").forEach((control) => { control.disabled = true; });
+  const overlay = el("div", { className: "reading-overlay", textContent: text });
+  overlay.setAttribute("role", "status");
+  card.append(overlay);
+}
+
+// "Type in" starts an empty grid; "Type over" wipes a read city, so it asks first.
+async function typeOver(page, city, index) {
+  if (city.grid && !confirm(`Type over City ${index + 1} (${cityName(page.table, index)})? Its ${city.photo ? "reading and corrections" : "cells"} will be wiped.`)) return;
+  const empty = [0, 1, 2, 3].map(() => [null, null, null, null]);
+  try {
+    page.answer(await call("PUT", `${page.api}/cities/${index + 1}/grid`, { grid: empty }));
+    forgetConfirmed(page, index);
+    setCardError(page, index, "");
+    page.nextCell = { city: index, r: 0, c: 0 };
+    if (page.highlight && page.highlight.city === index) page.highlight = null;
+  } catch (error) { setCardError(page, index, error.message); }
+  page.render();
+}
+
+// "Reading is right" teaches the reader this city's tiles; "Read again" uses what it learned.
+function teaching(page, city, index) {
+  const row = el("div", { className: "row teach" });
+  if (city.reading.accepted) {
+    row.append(el("p", { className: "hint learned-note", textContent: "Learned from this city" }));
+  } else {
+    const accept = el("button", { className: "small primary accept", textContent: "Reading is right" });
+    accept.title = "Every cell is right now: the reader learns your tiles from this city";
+    accept.addEventListener("click", () => cityAction(page, accept, index, "accept", "Learning…"));
+    row.append(accept);
+  }
+  if (page.learning && page.learning.active) {
+    const again = el("button", { className: "small reread", textContent: "Read again" });
+    again.title = "Read this photo again with the tiles learned so far; your corrections stay";
+    again.addEventListener("click", () => cityAction(page, again, index, "reread", "Reading again…"));
+    row.append(again);
+  }
+  if (city.reading.adapted) row.append(el("span", { className: "hint", textContent: "read with your tiles" }));
+  return row;
+}
+
+async function cityAction(page, button, index, action, busyText) {
+  button.disabled = true;
+  button.textContent = busyText;
+  try {
+    page.answer(await call("POST", `${page.api}/cities/${index + 1}/${action}`));
+    setCardError(page, index, "");
+    page.render();
+    page.refreshLearning();
+  } catch (error) {
+    setCardError(page, index, error.message);
+    page.render();
+  }
+}
+
+function cornerPicker(page, index, message) {
+  // The player taps the four corners of the city on the photo (no city found, or to adjust).
+  const points = [];
+  const img = el("img", { src: `${page.api}/cities/${index + 1}/photo.jpg?v=${page.table.updated}`, alt: "photo" });
+  const note = el("p", { className: "hint warn", textContent: message });
+  const wrap = el("div", { className: "corner-wrap" }, img);
+  img.addEventListener("click", async (e) => {
+    const box = img.getBoundingClientRect();
+    const x = ((e.clientX - box.left) / box.width) * img.naturalWidth;
+    const y = ((e.clientY - box.top) / box.height) * img.naturalHeight;
+    points.push([x, y]);
+    wrap.append(el("i", { className: "dot", style: `left:${(100 * (e.clientX - box.left)) / box.width}%;top:${(100 * (e.clientY - box.top)) / box.height}%` }));
+    if (points.length === 4) {
+      try {
+        page.answer(await call("POST", `${page.api}/cities/${index + 1}/corners`, { corners: points }));
+        forgetConfirmed(page, index);
+        setCardError(page, index, "");
+        page.render();
+        page.refreshLearning();
+      } catch (error) {
+        setCardError(page, index, error.message);
+        page.load();
+      }
+    }
+  });
+  return el("div", {}, note, wrap);
+}
+
+// Solo beginner mode: Automaville's tiles are sorted by type, so the player types counts.
+function countsForm(page, city, index) {
+  const { buildings: BUILDINGS, supply: SUPPLY, tiles: TILES } = page.game;
+  const form = el("form", { className: "counts", noValidate: true }); // the server's one-line error says what is wrong
+  form.setAttribute("aria-label", "Automaville's tiles by type");
+  const fields = el("div", { className: "count-fields" });
+  for (const b of BUILDINGS) {
+    const input = el("input", { type: "number", name: b, min: 0, max: Math.min(SUPPLY[b], TILES), step: 1, value: (city.counts && city.counts[b]) || 0, inputMode: "numeric" });
+    fields.append(el("label", { className: "count" }, `${buildingName(b)} `, input));
+  }
+  const send = el("button", { type: "submit", className: "small primary", textContent: "Score counts" });
+  form.append(el("p", { className: "hint", textContent: "Beginner mode: how many of each building Automaville has (scored as if optimally placed)." }), fields, send);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const counts = {};
+    for (const b of BUILDINGS) {
+      const value = form.elements[b].value.trim();
+      counts[b] = value === "" ? 0 : Number(value);
+    }
+    send.disabled = true;
+    try {
+      page.answer(await call("PUT", `${page.api}/cities/${index + 1}/counts`, { counts }));
+      page.countsOpen.delete(index);
+      setCardError(page, index, "");
+    } catch (error) { setCardError(page, index, error.message); }
+    page.render();
+  });
+  return form;
+}
+
+function countsSummary(page, city) {
+  const parts = page.game.buildings.filter((b) => city.counts[b]).map((b) => `${buildingName(b)} ${city.counts[b]}`);
+  return el("p", { className: "counts-summary", textContent: `Tiles sorted by type: ${parts.join(", ") || "none"}` });
+}

@@ -1,0 +1,62 @@
+// The table page: photos in, grids shown over the warped photo, taps to correct, scoreboard.
+// This module wires the page's controls and renders it; each part of the page is a module.
+import { $, call } from "../common.js";
+import { takeFiles } from "./api.js";
+import { cityCard, sendPhotos } from "./cards.js";
+import { scoreboard, showMoved } from "./scores.js";
+import { closeSeating, fitSeating, fitTags, renderSeating, seatingDiagram, sendTablePhoto } from "./seating.js";
+import { createPage, focusedKey, refocus } from "./state.js";
+
+function render(page) {
+  const { table } = page;
+  const focus = focusedKey();
+  document.title = `${table.name} · Between Two Cities`;
+  $("table-name").textContent = table.name;
+  const variant = { 1: "solo against Automaville", 2: "two-player variant" }[table.players.length] || `${table.players.length} players`;
+  $("seating").textContent = `${variant}, seated clockwise: ${table.players.join(", ")}` + (table.players.length === 1 ? ` · difficulty ${table.difficulty}` : "");
+  $("seating-diagram").replaceChildren(seatingDiagram(table));
+  fitSeating();
+  const cities = $("cities");
+  cities.replaceChildren(...table.cities.map((city, index) => cityCard(page, city, index)));
+  $("scoreboard").replaceChildren(scoreboard(page));
+  showMoved(page);
+  // Once every city is known the results come first, right under the table's name.
+  const board = $("scoreboard-card");
+  const complete = Boolean(table.scores.complete);
+  $("scoreboard-title").textContent = complete ? "Results" : "Scoreboard";
+  if (complete && board.previousElementSibling !== $("table-card")) $("table-card").after(board);
+  if (!complete && cities.nextElementSibling !== board) cities.after(board);
+  $("all-photos-button").disabled = page.busy.size > 0;
+  $("table-photo-button").disabled = page.busy.size > 0;
+  $("table-card").setAttribute("aria-busy", String(page.wholeTable));
+  renderSeating(page);
+  $("export-json").href = `${page.api}/export.json`;
+  $("export-csv").href = `${page.api}/export.csv`;
+  refocus(focus);
+}
+
+function wire(page) {
+  $("all-photos-button").addEventListener("click", () => $("all-photos").click());
+  $("all-photos").addEventListener("change", (e) => sendPhotos(page, takeFiles(e.target), 0));
+  $("table-photo-button").addEventListener("click", () => $("table-photo").click());
+  $("table-photo").addEventListener("change", (e) => sendTablePhoto(page, takeFiles(e.target)[0]));
+  $("seating-right").addEventListener("click", () => closeSeating(page));
+  window.addEventListener("resize", () => { if (page.seatShot) fitTags(); });
+  $("rename").addEventListener("click", async () => {
+    if (!(await page.loaded())) return;
+    const name = prompt("Table name", page.table.name);
+    if (!name) return;
+    try { page.answer(await call("PATCH", page.api, { name })); page.render(); } catch (error) { page.showError(error.message); }
+  });
+  $("delete").addEventListener("click", async () => {
+    if (!(await page.loaded())) return;
+    if (!confirm(`Delete ${page.table.name}?`)) return;
+    try { await call("DELETE", page.api); } catch (error) { page.showError(error.message); return; }
+    location.href = "/";
+  });
+}
+
+const page = createPage($("cities"), render);
+wire(page);
+page.loading = page.load();
+page.loading.catch((error) => page.showError(error.message));

@@ -1,0 +1,253 @@
+// The scoreboard, the results, and every point explained: in words and drawn on the city.
+import { el } from "../common.js";
+import { cityName, listed, place, plural } from "./words.js";
+
+export const GROUP_COLOURS = 6;
+const LETTERS = "ABCDEFGHIJKLMNOP";
+const ORDINAL = ["no factories", "the most factories", "the second most factories", "fewer factories"];
+
+const cellsOf = (grid, pred) => grid.flatMap((row, r) => row.map((b, c) => [r, c, b])).filter(([, , b]) => pred(b)).map(([r, c]) => [r, c]);
+
+// --- every point drawn on the city, in a player's words ------------------------------------
+
+// Each category's groups of cells: add(cells, text, badge, words) draws one; lines.push a remark.
+const EXPLAIN = {
+  shops({ why, add }) {
+    why.sets.forEach((s, k) => {
+      const what = s.cells.length === 1 ? "a shop on its own" : `${s.cells.length} shops in a line`;
+      add(s.cells, `${what}, ${place(s.cells)}: ${s.points} points`, LETTERS[k], `${what} (${LETTERS[k]}), ${s.points} points`);
+    });
+  },
+  parks({ why, add }) {
+    why.groups.forEach((g, k) => {
+      const what = g.cells.length === 1 ? "a park on its own" : `a group of ${g.cells.length} parks`;
+      add(g.cells, `${what}, ${place(g.cells)}: ${g.points} points`, LETTERS[k], `${what} (${LETTERS[k]}), ${g.points} points`);
+    });
+  },
+  taverns({ why, grid, add, lines }) {
+    // The explanation names the kinds in each set; the cells are the city's taverns of those kinds.
+    const left = {};
+    for (const [r, c] of cellsOf(grid, (b) => b && b.startsWith("tavern-"))) (left[grid[r][c]] = left[grid[r][c]] || []).push([r, c]);
+    why.sets.forEach((s, k) => {
+      const cells = s.kinds.map((kind) => (left[kind] || []).shift()).filter(Boolean);
+      const names = s.kinds.map((kind) => kind.slice(7));
+      const kinds = names.length === 1 ? `a ${names[0]} tavern` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} taverns`;
+      const what = s.kinds.length === 1 ? `${kinds} on its own` : `a set of ${s.kinds.length}: ${kinds}`;
+      add(cells, `${what}, ${place(cells)}: ${s.points} points`, LETTERS[k], `tavern set ${LETTERS[k]}, ${s.points} points`);
+    });
+    if (why.sets.length > 1) lines.push({ text: "A set holds each kind once; a second tavern of a kind starts a new set." });
+  },
+  offices({ why, grid, add, lines, marks }) {
+    const offices = cellsOf(grid, (b) => b === "office");
+    let from = 0;
+    why.sets.forEach((s, k) => {
+      const cells = offices.slice(from, from + s.size);
+      from += s.size;
+      add(cells, `a set of ${plural(s.size, "office", "offices")}, ${place(cells)}: ${s.points} points`, LETTERS[k],
+        `office set ${LETTERS[k]}, ${s.points} points`);
+    });
+    if (why.sets.length > 1) lines.push({ text: "Offices count in sets of up to 6, wherever they are." });
+    if (why.next_to_tavern.length) {
+      const bonus = { group: lines.length, badge: "+1", text: `+1 for each office next to a tavern (${plural(why.next_to_tavern.length, "office", "offices")}), ${place(why.next_to_tavern)}: ${why.next_to_tavern.length} points` };
+      lines.push(bonus);
+      for (const [r, c] of why.next_to_tavern) {
+        const mark = marks[`${r}:${c}`];
+        marks[`${r}:${c}`] = { group: bonus.group, badge: `${mark ? mark.badge : ""}+1`, words: `${mark ? `${mark.words}, ` : ""}+1 next to a tavern` };
+      }
+    }
+  },
+  houses({ why, add }) {
+    const capped = why.next_to_factory;
+    const full = why.cells.filter(([r, c]) => !capped.some(([y, x]) => y === r && x === c));
+    const types = why.other_types.join(", ") || "none";
+    if (full.length) {
+      add(full, `${plural(full.length, "house", "houses")} worth ${why.per_house} each (${plural(why.per_house, "other building type", "other building types")} in the city: ${types}), ${place(full)}: ${full.length * why.per_house} points`,
+        String(why.per_house), `house worth ${why.per_house}`);
+    }
+    if (capped.length) {
+      add(capped, `${plural(capped.length, "house", "houses")} next to a factory, worth only 1 each, ${place(capped)}: ${capped.length} points`, "1", "house next to a factory, worth 1");
+    }
+  },
+  factories({ why, points, grid, add, lines, table }) {
+    const cells = cellsOf(grid, (b) => b === "factory");
+    if (cells.length) {
+      add(cells, `${plural(cells.length, "factory", "factories")} worth ${why.per_tile} each (${ORDINAL[why.rank]} at the table), ${place(cells)}: ${points} points`,
+        String(why.per_tile), `factory worth ${why.per_tile}`);
+    }
+    const ranking = table.scores.cities.map((c, i) => (c ? { i, count: c.explanation.factories.count, rank: c.factory_rank, per: c.explanation.factories.per_tile } : null))
+      .filter(Boolean).sort((a, b) => b.count - a.count);
+    lines.push({ text: "Factories at the table: " + ranking.map((c) => `${cityName(table, c.i)} ${c.count}${c.count ? ` (${c.per} each)` : ""}`).join(", ")
+      + ". The most score 4 each, the second most 3, the others 2." });
+  },
+};
+
+// {city, title, lines: [{group, badge, text}], marks: {"r:c": {group, badge, words}}}
+function explainInWords(table, category, index) {
+  const scored = table.scores.cities[index];
+  const why = scored.explanation[category];
+  const points = scored.scores[category];
+  const lines = [];
+  const marks = {};
+  const add = (cells, text, badge, words) => {
+    const group = lines.length;
+    lines.push({ group, badge, text });
+    for (const [r, c] of cells) marks[`${r}:${c}`] = { group, badge, words };
+  };
+  const title = `${category[0].toUpperCase()}${category.slice(1)}: ${plural(points, "point", "points")}`;
+  if (why && EXPLAIN[category]) EXPLAIN[category]({ why, points, grid: table.cities[index].grid, add, lines, marks, table });
+  if (!why || (lines.length === 0)) lines.push({ text: `No ${category} in this city.` });
+  return { city: index, title, lines, marks };
+}
+
+export function whyBox(h) {
+  const box = el("div", { className: "why" }, el("p", { className: "why-title", textContent: h.title }));
+  if (h.lines.length) {
+    const list = el("ul", { className: "why-lines" });
+    for (const line of h.lines) {
+      const item = el("li", {});
+      if (line.group !== undefined) {
+        const swatch = el("b", { className: `badge g${line.group % GROUP_COLOURS}`, textContent: line.badge });
+        swatch.setAttribute("aria-hidden", "true");
+        item.append(swatch, " ");
+      }
+      item.append(line.text);
+      list.append(item);
+    }
+    box.append(list);
+  }
+  return box;
+}
+
+// --- scoreboard --------------------------------------------------------------------------
+
+// Automaville from tile counts, scored "maximally" (solo beginner mode).
+function countsExplanation(category, why, points) {
+  const sets = (list) => list.map((s) => `${s.points} for ${s.size}`).join(" + ");
+  switch (category) {
+    case "shops": return `Shops ${points}: ${why.count} as if optimally placed` + (why.count ? ` (${sets(why.sets)})` : "");
+    case "factories": return `Factories ${points}: ${why.count} × ${why.per_tile} (rank ${why.rank || "-"} at the table)`;
+    case "taverns": return `Taverns ${points}: best sets ` + (why.sets.map((s) => `${s.points} for ${s.kinds.map((k) => k.slice(7)).join("+")}`).join(", ") || "none");
+    case "offices": return `Offices ${points}: ${sets(why.sets) || "none"}` + (why.tavern_bonus ? `, +1 for each of the ${why.count} (Automaville has a tavern)` : "");
+    case "parks": return `Parks ${points}: ${why.count} as separate pairs` + (why.count ? ` (${why.groups.map((g) => `${g.points} for ${g.size === 2 ? "a pair" : "one"}`).join(" + ")})` : "");
+    default: return `Houses ${points}: ${why.count} × ${why.per_house} (${why.other_types.join(", ") || "no other types"}; none next to a factory)`;
+  }
+}
+
+// A score's button: tapped, its explanation is drawn on its city.
+function scoreButton(page, city, i, category) {
+  const name = cityName(page.table, i);
+  const button = el("button", { type: "button", className: "score", textContent: city.scores[category] });
+  button.setAttribute("aria-label", `${category}, ${name}: ${city.scores[category]}, show why`);
+  button.dataset.category = category;
+  button.dataset.city = i + 1;
+  button.dataset.focus = `score:${category}:${i}`;
+  button.addEventListener("click", () => {
+    const why = city.explanation[category];
+    page.highlight = city.mode === "counts"
+      ? { city: i, marks: {}, title: countsExplanation(category, why, city.scores[category]), lines: [] }
+      : explainInWords(page.table, category, i);
+    page.render();
+    document.querySelector(`.city[data-city="${i + 1}"]`).scrollIntoView({ behavior: "smooth", block: "center" });
+  });
+  return button;
+}
+
+export function scoreboard(page) {
+  const { table } = page;
+  const s = table.scores;
+  const root = el("div");
+  if (s.complete) root.append(results(s)); // results first: the winner, then the detail
+  const corner = el("th", { scope: "col" }, el("span", { className: "visually-hidden", textContent: "Category" }));
+  const head = el("tr", {}, corner);
+  // Columns are named by who built each city; the small city number matches the cards below.
+  s.cities.forEach((_, i) => head.append(el("th", { scope: "col" },
+    el("span", { className: "builders", textContent: cityName(table, i) }), el("small", { textContent: `city ${i + 1}` }))));
+  const body = el("tbody");
+  for (const category of page.game.categories) {
+    const row = el("tr", {}, el("th", { scope: "row", textContent: category }));
+    s.cities.forEach((city, i) => row.append(city ? el("td", {}, scoreButton(page, city, i, category)) : el("td", { textContent: "–" })));
+    body.append(row);
+  }
+  if (s.cities.some((city) => city && city.difficulty)) {
+    // the solo difficulty, a line of its own: Automaville's buildings + the modifier = its total
+    const level = el("tr", { className: "difficulty" }, el("th", { scope: "row", textContent: "difficulty" }));
+    s.cities.forEach((city) => level.append(el("td", {
+      textContent: city && city.difficulty ? `${city.difficulty.modifier >= 0 ? "+" : ""}${city.difficulty.modifier}` : "",
+      title: city && city.difficulty ? city.difficulty.line : "" })));
+    body.append(level);
+  }
+  const total = el("tr", { className: "sum" }, el("th", { scope: "row", textContent: "total" }));
+  s.cities.forEach((city) => total.append(el("td", {
+    textContent: city ? city.scores.total + (city.modifier || 0) : "–",
+    title: city && city.difficulty ? city.difficulty.line : "" })));
+  body.append(total);
+  const ranks = el("tr", {}, el("th", { scope: "row", textContent: "factory rank" }));
+  s.cities.forEach((city) => ranks.append(el("td", { textContent: city ? (["-", "1st", "2nd", "other"][city.factory_rank]) : "–" })));
+  body.append(ranks);
+  const scroll = el("div", { className: "scroll" }, el("table", { className: "scores" }, el("thead", {}, head), body));
+  scroll.tabIndex = 0; // scrollable with the keyboard when the cities do not fit
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-label", "Points by city");
+  root.append(scroll);
+  (s.warnings || []).forEach((w) => root.append(el("p", { className: "hint warn supply", textContent: `Check the cities: ${w}.` })));
+  if (!s.complete) root.append(el("p", { className: "hint", textContent: "Final scores appear when every city is read." }));
+  return root;
+}
+
+// Every city is known: the winner and each player's final score.
+function results(s) {
+  const box = el("div", { className: "results" }, el("p", { className: "winner", textContent: `Winner: ${s.winner.join(" and ")}` }));
+  const list = el("ol", { className: "players" });
+  for (const p of s.players) {
+    const where = p.final_city ? `city ${p.final_city}` : "both cities";
+    list.append(el("li", { value: p.rank }, el("b", { textContent: p.name }), ` ${p.final} points (${where})`));
+  }
+  box.append(el("h3", { textContent: "Final scores" }), list);
+  s.tiebreaks.forEach((t) => box.append(el("p", { className: "hint", textContent: `Tie: ${t}` })));
+  return box;
+}
+
+// --- a city's total moved by another city's tiles (factories are ranked across the table) -------
+
+const shownTotal = (scored) => scored.scores.total + (scored.modifier || 0);
+const sameTiles = (a, b) => JSON.stringify([a.grid, a.counts]) === JSON.stringify([b.grid, b.counts]);
+const RANKED = ["none", "the most", "second most", "neither the most nor second most"];
+
+// From one answer of the server (before) to the next (after): {seat: note} for each city whose
+// tiles are the same but whose total moved, {seat: null} for each city whose tiles changed.
+export function movedTotals(before, after, categories) {
+  const notes = {};
+  if (before.cities.length !== after.cities.length) return notes;
+  after.cities.forEach((city, i) => {
+    const [was, now] = [before.scores.cities[i], after.scores.cities[i]];
+    if (!sameTiles(before.cities[i], city)) notes[i] = null;
+    else if (was && now && shownTotal(was) !== shownTotal(now)) notes[i] = movedNote(after, i, was, now, categories);
+  });
+  return notes;
+}
+
+// "Ann & Ben's total went from 56 to 54: their factories are now second most, 3 each (Cy & Dee
+// have more)": a category scored by its rank at the table says where the city ranks now.
+function movedNote(table, index, was, now, categories) {
+  const why = categories.filter((c) => was.scores[c] !== now.scores[c]).map((c) => {
+    const mine = now.explanation[c];
+    if (!mine || mine.rank === undefined) return `their ${c} score ${now.scores[c]} instead of ${was.scores[c]}`;
+    const others = table.scores.cities.map((city, j) => ({ j, count: city && j !== index ? city.explanation[c].count : -1 }));
+    const names = (pick) => others.filter(pick).sort((a, b) => b.count - a.count).map(({ j }) => cityName(table, j));
+    const [more, tied] = [names((o) => o.count > mine.count), names((o) => o.count === mine.count)];
+    const verb = (who) => (who.length > 1 || who[0].includes(" & ") ? "have" : "has");
+    const compared = more.length ? ` (${listed(more)} ${verb(more)} more)`
+      : tied.length ? ` (${listed(tied)} ${verb(tied)} as many)` : "";
+    return `their ${c} are now ${RANKED[mine.rank]}, ${mine.per_tile} each${compared}`;
+  });
+  return `${cityName(table, index)}'s total went from ${shownTotal(was)} to ${shownTotal(now)}: ${why.join("; ")}`;
+}
+
+// The notes under the scoreboard (a live region kept in the page): rewritten only when they change.
+export function showMoved(page) {
+  const notes = Object.keys(page.moved).sort((a, b) => a - b).map((seat) => page.moved[seat]);
+  const box = document.getElementById("moved-notes");
+  if (box.dataset.notes === JSON.stringify(notes)) return;
+  box.dataset.notes = JSON.stringify(notes);
+  box.replaceChildren(...notes.map((note) => el("p", { className: "moved", textContent: note })));
+}

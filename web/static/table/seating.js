@@ -1,0 +1,298 @@
+// Where the cities sit: the diagram of the table seen from above, and one photo of the whole
+// table (every city found, read and seated) with its panel where the players check the seating.
+import { $, call, el } from "../common.js";
+import { shrink, upload } from "./api.js";
+import { forgetConfirmed, refocus, setCardError } from "./state.js";
+import { cityName, esc, plural, sentence } from "./words.js";
+
+// --- the table seen from above: seats around a circle, each city between its builders ----
+
+export function seatingDiagram(table) {
+  const p = table.players;
+  const seats = p.length === 1 ? [p[0], "Automartin", "Automanon"] : p;
+  const n = seats.length;
+  const at = (angle, r) => [100 + r * Math.cos(angle), 100 + r * Math.sin(angle)];
+  const seatAngle = (i) => -Math.PI / 2 + (2 * Math.PI * i) / n;
+  // Two players: each builds a city on either side of their own seat.
+  const cityAngle = (i) => (n === 2
+    ? seatAngle(Math.floor(i / 2)) + (i % 2 ? 0.6 : -0.6)
+    : seatAngle(i) + Math.PI / n);
+  const svg = [`<svg viewBox="0 0 200 200" class="seating" role="group" aria-label="${esc(`Seating, clockwise: ${seats.join(", ")}`)}">`,
+    `<circle cx="100" cy="100" r="62" fill="#6b4a33"/>`];
+  seats.forEach((name, i) => {
+    // Names run away from the table on its left and right, so long ones do not cover it.
+    const cos = Math.cos(seatAngle(i));
+    const anchor = cos > 0.35 ? "start" : cos < -0.35 ? "end" : "middle";
+    const [x, y] = at(seatAngle(i), 70);
+    svg.push(`<text x="${x}" y="${y}" text-anchor="${anchor}" dominant-baseline="middle" class="seat">${esc(name)}</text>`);
+  });
+  table.cities.forEach((city, i) => {
+    const [x, y] = at(cityAngle(i), 45);
+    const scored = table.scores.cities[i];
+    const label = `City ${i + 1}${scored ? `: ${scored.scores.total + (scored.modifier || 0)} points` : ", not scored yet"}`;
+    svg.push(`<a href="#city-${i + 1}" aria-label="${esc(label)}"><rect x="${x - 17}" y="${y - 17}" width="34" height="34" rx="4" class="${scored ? "read" : "empty"}"/>`,
+      `<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="middle" class="city-label">${scored ? scored.scores.total + (scored.modifier || 0) : i + 1}</text></a>`);
+  });
+  svg.push("</svg>");
+  const box = el("div", { className: "seating-wrap" });
+  box.innerHTML = svg.join("");
+  return box;
+}
+
+// Widen the diagram's view to what it draws, so that no name is clipped at its edges.
+export function fitSeating() {
+  const svg = document.querySelector("#seating-diagram svg");
+  const box = svg && svg.getBBox();
+  if (!box || !box.width) return; // not laid out (hidden): keep the default view
+  svg.setAttribute("viewBox", `${box.x - 4} ${box.y - 4} ${box.width + 8} ${box.height + 8}`);
+}
+
+// --- one photo of the whole table: every city found, read and seated; players check the seating ---
+
+export async function sendTablePhoto(page, file) {
+  if (!file || !(await page.loaded())) return;
+  if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
+  page.showError("");
+  // The server may seat a city anywhere: every city waits while the photo is read.
+  page.table.cities.forEach((_, i) => page.busy.set(i, "Reading…"));
+  page.wholeTable = true;
+  page.render();
+  let result;
+  try {
+    result = await upload(`${page.api}/photo`, await shrink(file, 4000), "Whole table", "finding and reading every city…");
+  } finally {
+    page.busy.clear();
+    page.wholeTable = false;
+    $("progress").hidden = true;
+  }
+  if (!result.ok) {
+    // Nothing changed on the server: say why, in its words, and what the table still is.
+    page.showError(`${sentence(result.data.error || "the photo was not read")} Nothing was changed.`);
+    page.render();
+    return;
+  }
+  const { photo: placed, ...answer } = result.data;
+  page.answer(answer);
+  for (const seat of placed.seats) { forgetConfirmed(page, seat); setCardError(page, seat, ""); }
+  if (page.highlight && placed.seats.includes(page.highlight.city)) page.highlight = null;
+  page.paint = null;
+  page.nextCell = null;
+  const shot = (page.table.cities[placed.seats[0]].reading || {}).table_photo;
+  if (shot) {
+    page.seatShot = shot;
+    page.swapFrom = null;
+  }
+  page.render();
+  page.refreshLearning();
+  if (!shot) return;
+  const left = page.table.cities.length - placed.seats.length;
+  say(`${plural(placed.seats.length, "city", "cities")} read and seated${left ? `; ${plural(left, "seat", "seats")} not from this photo` : ""}. Check the seating.`);
+  $("seat-panel-title").focus();
+}
+
+// The whole-table photos the table's cities came from, in the order of the first seat of each.
+function tableShots(table) {
+  const shots = [];
+  for (const city of table.cities) {
+    const shot = city.photo && city.reading && city.reading.table_photo;
+    if (shot && !shots.includes(shot)) shots.push(shot);
+  }
+  return shots;
+}
+
+// The seats whose city came from a whole-table photo, in the photo's order.
+const seatsOf = (table, shot) => table.cities.map((city, i) => [city, i])
+  .filter(([city]) => city.photo && city.reading && city.reading.table_photo === shot)
+  .sort(([a], [b]) => a.reading.in_photo - b.reading.in_photo).map(([, i]) => i);
+
+// The panel's status line (a live region kept in the page): written only when it changes.
+function say(text) {
+  const status = $("seat-status");
+  if (status.textContent !== text) status.textContent = text;
+}
+
+const polygonPoints = (corners) => corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+
+// Where a city's tag goes: centred on the middle of its corners; near an edge of the photo
+// (a city cut by it) the tag leans inwards, so it stays whole.
+function tagAt(corners, w, h) {
+  const mid = (k, size) => Math.min(100, Math.max(0, (100 * corners.reduce((sum, p) => sum + p[k], 0)) / 4 / size));
+  const lean = (at) => (at < 15 || at > 85 ? at : 50);
+  const [x, y] = [mid(0, w), mid(1, h)];
+  return `left:${x.toFixed(1)}%;top:${y.toFixed(1)}%;transform:translate(-${lean(x).toFixed(1)}%,-${lean(y).toFixed(1)}%)`;
+}
+
+function openSeating(page, shot) {
+  page.seatShot = shot;
+  page.swapFrom = null;
+  say("");
+  page.render();
+  $("seat-panel-title").focus();
+}
+
+export function closeSeating(page) {
+  const shot = page.seatShot;
+  page.seatShot = null;
+  page.swapFrom = null;
+  say("");
+  page.render();
+  refocus(`check-seating:${shot}`);
+}
+
+// "Check seating" for each whole-table photo whose panel is closed; the panel of the open one.
+export function renderSeating(page) {
+  const shots = tableShots(page.table);
+  if (page.seatShot && !shots.includes(page.seatShot)) { page.seatShot = null; page.swapFrom = null; }
+  $("seat-checks").replaceChildren(...shots.filter((shot) => shot !== page.seatShot).map((shot) => {
+    const seats = seatsOf(page.table, shot).map((i) => i + 1);
+    const check = el("button", { type: "button", className: "small check-seating",
+      textContent: shots.length > 1 ? `Check seating of cities ${seats.join(", ")}` : "Check seating" });
+    check.title = "The whole-table photo with its cities outlined: swap cities in the wrong seats";
+    check.dataset.focus = `check-seating:${shot}`;
+    check.disabled = page.busy.size > 0;
+    check.addEventListener("click", () => openSeating(page, shot));
+    return check;
+  }));
+  const panel = $("seat-panel");
+  panel.hidden = !page.seatShot;
+  if (!page.seatShot) return;
+  const seats = seatsOf(page.table, page.seatShot);
+  drawSeatPhoto(page, seats);
+  listSeats(page);
+  $("seating-right").disabled = page.busy.size > 0;
+}
+
+// The photo, every city read from it outlined and tagged with its seat, those not read dashed;
+// and what the photo showed besides (cities cut by its edge or hidden).
+function drawSeatPhoto(page, seats) {
+  const { table, seatShot, swapFrom } = page;
+  const kept = table.cities[seats[0]].reading; // each city keeps its photo's notes
+  const { photo_size: [w, h] } = kept;
+  const report = { notes: kept.photo_notes || [], unread: kept.photo_unread || [] };
+  const box = $("seat-photo");
+  let img = box.querySelector("img");
+  if (!img || img.dataset.shot !== seatShot) { // the same photo stays (no reload when seats change)
+    img = el("img", { src: `${page.api}/cities/${seats[0] + 1}/photo.jpg?v=${seatShot}` });
+    img.dataset.shot = seatShot;
+  }
+  img.alt = `The whole-table photo: ${plural(seats.length, "city", "cities")} outlined, each with its seat number`;
+  box.style.aspectRatio = `${w} / ${h}`;
+  const svg = [`<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-hidden="true" focusable="false">`];
+  const tags = [];
+  for (const unread of report.unread) {
+    svg.push(`<polygon class="unread-outline" points="${polygonPoints(unread.corners)}"><title>${esc(`Not read: ${unread.why}`)}</title></polygon>`);
+    tags.push(el("span", { className: "seat-tag unread", style: tagAt(unread.corners, w, h), textContent: "not read" }));
+  }
+  for (const seat of seats) {
+    const { corners } = table.cities[seat].reading;
+    const chosen = swapFrom === seat ? " chosen" : "";
+    svg.push(`<polygon class="seat-halo" points="${polygonPoints(corners)}"/>`,
+      `<polygon class="seat-outline${chosen}" data-seat="${seat}" points="${polygonPoints(corners)}"><title>${esc(`Seat ${seat + 1} (${cityName(table, seat)}): tap, then another city, to swap them`)}</title></polygon>`);
+    const tag = el("span", { className: `seat-tag${chosen}`, style: tagAt(corners, w, h) },
+      el("b", { textContent: seat + 1 }), el("span", { className: "names", textContent: ` · ${cityName(table, seat)}` }));
+    tag.dataset.seat = seat;
+    tags.push(tag);
+  }
+  svg.push("</svg>");
+  const drawing = el("div", { className: "seat-drawing" });
+  drawing.innerHTML = svg.join("");
+  drawing.firstElementChild.addEventListener("click", (e) => {
+    const outline = e.target.closest("polygon.seat-outline");
+    if (outline) pickSeat(page, Number(outline.dataset.seat));
+  });
+  for (const tag of tags) tag.setAttribute("aria-hidden", "true"); // the list below says the same
+  box.replaceChildren(img, drawing, ...tags);
+  fitTags();
+
+  const notes = report.notes.map((note) => el("li", { textContent: sentence(note) }));
+  if (notes.length) {
+    notes.push(el("li", { className: "todo", textContent: "If it is one of this table's cities, photograph it from its own card below, or take the whole photo again with every city whole in the frame." }));
+  }
+  $("seat-notes").replaceChildren(...notes);
+}
+
+// The same, as a list of every seat: choose one, then another, and they swap.
+function listSeats(page) {
+  const { table, seatShot, swapFrom } = page;
+  const list = $("seat-list");
+  list.setAttribute("aria-busy", String(page.reordering));
+  list.replaceChildren(...table.cities.map((city, seat) => {
+    const reading = city.reading || {};
+    const from = reading.table_photo && city.photo ? reading.table_photo : null;
+    const what = from === seatShot ? `city ${reading.in_photo} of the photo`
+      : from ? `city ${reading.in_photo} of another photo`
+        : city.photo ? "read from a photo" : city.grid || city.counts ? "typed in" : "no city yet";
+    const pick = el("button", { type: "button", className: `seat-pick${from === seatShot ? " in-photo" : ""}`,
+      textContent: `Seat ${seat + 1} (${cityName(table, seat)}): ${what}` });
+    pick.setAttribute("aria-pressed", String(swapFrom === seat));
+    pick.dataset.seat = seat;
+    pick.dataset.focus = `seat:${seat}`;
+    pick.disabled = page.busy.size > 0;
+    pick.addEventListener("click", () => pickSeat(page, seat));
+    return el("li", {}, pick);
+  }));
+}
+
+// Tags that would cover each other (many cities, a small screen) show the seat number only:
+// the list below names the builders.
+export function fitTags() {
+  const box = $("seat-photo");
+  box.classList.remove("compact");
+  const boxes = [...box.querySelectorAll(".seat-tag")].map((tag) => tag.getBoundingClientRect());
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  if (boxes.some((a, i) => a.width && boxes.some((b, j) => j > i && overlap(a, b)))) box.classList.add("compact");
+}
+
+// The first seat chosen is marked; the second swaps the two cities (photo, reading, corrections).
+async function pickSeat(page, seat) {
+  if (page.busy.size || page.reordering) return;
+  const { swapFrom } = page;
+  if (swapFrom === null || swapFrom === seat) {
+    const cancel = swapFrom === seat;
+    page.swapFrom = cancel ? null : seat;
+    say(cancel ? "No seat chosen." : `Seat ${seat + 1} (${cityName(page.table, seat)}) chosen: now choose the seat its city belongs to, or choose it again to cancel.`);
+    page.render();
+    return;
+  }
+  const [a, b] = [Math.min(swapFrom, seat), Math.max(swapFrom, seat)];
+  page.swapFrom = null;
+  const order = page.table.cities.map((_, i) => i);
+  order[a] = b;
+  order[b] = a;
+  page.reordering = true;
+  say(`Swapping seats ${a + 1} and ${b + 1}…`);
+  page.render();
+  try {
+    await page.sending; // cells painted before go to the seat they were painted on
+    page.answer(await call("PUT", `${page.api}/order`, { order }));
+    moveSeats(page, order);
+    page.showError("");
+    say(`Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now.`);
+  } catch (error) {
+    page.showError(sentence(error.message));
+    say("");
+  } finally {
+    page.reordering = false;
+  }
+  page.render();
+}
+
+// What the page keeps per seat follows the cities to their new seats (seat i had order[i]).
+function moveSeats(page, order) {
+  const to = new Map(order.map((from, i) => [from, i]));
+  const errors = Object.entries(page.cardErrors);
+  for (const [index] of errors) delete page.cardErrors[index];
+  for (const [index, message] of errors) page.cardErrors[to.get(Number(index))] = message;
+  const kept = [...page.confirmed];
+  page.confirmed.clear();
+  for (const key of kept) {
+    const [index, r, c] = key.split(":");
+    page.confirmed.add(`${to.get(Number(index))}:${r}:${c}`);
+  }
+  const open = [...page.countsOpen];
+  page.countsOpen.clear();
+  for (const index of open) page.countsOpen.add(to.get(index));
+  page.highlight = null;
+  page.nextCell = null;
+  page.paint = null;
+}

@@ -1,0 +1,85 @@
+// What the table page knows: the table (the server's last answer) and what the page shows beyond
+// it, in one object that every part of the page is given (no module keeps state of its own).
+import { $, call } from "../common.js";
+import { tableApi } from "./api.js";
+import { movedTotals } from "./scores.js";
+
+// root: the element with data-table (the table's id) and data-game (the game's words and limits,
+// from the rules engine: one definition, in Python; see pages.py). draw(page) renders the page.
+export function createPage(root, draw) {
+  const page = {
+    api: tableApi(root.dataset.table),
+    game: JSON.parse(root.dataset.game),
+    table: null,
+    learning: null, // what the reader learned from the players (GET /api/learning)
+    loading: null, // the first GET of the table: controls used before it arrived wait for it
+    highlight: null, // {city, marks, title, lines}: a score's explanation drawn on its city
+    cardErrors: {}, // city index -> message shown in that city's card
+    moved: {}, // city index -> why its total moved though its tiles did not (another city's factories)
+    confirmed: new Set(), // "index:r:c" of flagged cells the player confirmed as read
+    busy: new Map(), // city index -> "Reading…" / "Waiting…" while its photo is sent and read
+    countsOpen: new Set(), // city indexes whose "Type counts" form is open
+    paint: null, // {city, building}: paint mode, each tapped cell becomes that building
+    nextCell: null, // {city, r, c}: the empty cell chosen after one was set with the picker
+    pending: new Map(), // "index:r:c" -> building painted, not yet answered by the server
+    sending: Promise.resolve(), // painted cells go to the server one after another
+    seatShot: null, // the whole-table photo (its cities' reading.table_photo) whose seating panel is open
+    swapFrom: null, // the seat chosen first in the seating panel: the next seat chosen swaps with it
+    reordering: false, // a new seating is being sent
+    wholeTable: false, // a whole-table photo is being sent and read
+
+    render: () => draw(page),
+    showError: (message) => { $("table-error").textContent = message || ""; },
+    // The server's answer to a change (or a GET) becomes the table shown; a city whose total
+    // moved though its tiles did not (factories are ranked at the table) gets a note saying why.
+    answer: (table) => {
+      if (page.table) {
+        for (const [seat, note] of Object.entries(movedTotals(page.table, table, page.game.categories))) {
+          if (note) page.moved[seat] = note;
+          else delete page.moved[seat];
+        }
+      }
+      page.table = table;
+    },
+    load: async () => {
+      page.answer(await call("GET", page.api));
+      page.render();
+      page.refreshLearning();
+    },
+    // True once the table is here; a tap or photo chosen before that waits for it instead of failing.
+    loaded: async () => {
+      if (!page.table) {
+        try { await page.loading; } catch (error) { return false; }
+      }
+      return Boolean(page.table);
+    },
+    // Whether the reader learned anything decides if "Read again" is offered; not essential.
+    refreshLearning: async () => {
+      const before = Boolean(page.learning && page.learning.active);
+      try { page.learning = await call("GET", "/api/learning"); } catch (error) { return; }
+      if (page.table && Boolean(page.learning.active) !== before) page.render();
+    },
+  };
+  return page;
+}
+
+export function setCardError(page, index, message) {
+  if (message) page.cardErrors[index] = message;
+  else delete page.cardErrors[index];
+}
+
+export function forgetConfirmed(page, index) {
+  for (const key of [...page.confirmed]) if (key.startsWith(`${index}:`)) page.confirmed.delete(key);
+}
+
+// render() rebuilds the page; the control that had the keyboard focus gets it back.
+export function focusedKey() {
+  const node = document.activeElement;
+  return node && node.dataset ? node.dataset.focus : undefined;
+}
+
+export function refocus(key) {
+  if (!key) return;
+  const node = [...document.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === key);
+  if (node && !node.disabled) node.focus({ preventScroll: true });
+}
