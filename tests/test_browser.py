@@ -95,18 +95,21 @@ def test_four_player_table_from_photos(server, browser):
     # Correct a cell with the picker: city 1, row 1, column 1 becomes a park (or a shop).
     new = "park" if grids[0][0][0] != "park" else "shop"
     page.click('.city[data-city="1"] .cell[data-row="1"][data-col="1"]')
-    page.click(f'#picker .pick[data-building="{new}"]')
+    with page.expect_response(lambda r: r.url.endswith("/cities/1/cells/1/1")) as answer:
+        page.click(f'#picker .pick[data-building="{new}"]')  # shown at once, then sent
+    assert answer.value.ok
     expect(page.locator('.city[data-city="1"] .cell span').first).to_have_text(SHORT[new])
     grids[0][0][0] = new
     expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(PLAYERS)))
     winner = " and ".join(expected["winner"])
+    expect(page.locator(".scores .sum td")).to_have_text(
+        [str(c["scores"]["total"]) for c in expected["cities"]])  # the server's answer is shown
     assert page.inner_text(".winner") == f"Winner: {winner}"
-    totals = page.locator(".scores .sum td").all_inner_texts()
-    assert totals == [str(c["scores"]["total"]) for c in expected["cities"]]
 
     # Tapping a score shows its explanation on the city.
     page.click('.score[data-category="shops"][data-city="1"]')
-    assert page.inner_text('.city[data-city="1"] .why').startswith("Shops")
+    assert page.inner_text("#why-sheet .why").startswith("Shops")
+    page.keyboard.press("Escape")
     page.locator("#scoreboard-card").screenshot(path=str(SHOTS / "phone-scoreboard.png"))
 
     # Everything is kept: reload, and the table is listed on the front page.
@@ -135,7 +138,7 @@ def test_type_a_city_in_by_tapping(server, browser):
             page.click('#picker .pick[data-building="shop"]')
             cell = f'.city[data-city="2"] .cell[data-row="{r}"][data-col="{c}"] span'
             expect(page.locator(cell)).to_have_text("S")
-    assert page.inner_text('.city[data-city="2"] .total') == "64 points"
+    expect(page.locator('.city[data-city="2"] .total')).to_have_text("64 points")
     page.close()
 
 
@@ -246,7 +249,8 @@ def test_solo_automaville_typed_as_counts(server, browser):
         "Tiles sorted by type: Shop 6, Drink tavern 1, Food tavern 2, Music tavern 1, Park 3")
     expect(card.locator(".total")).to_have_text("41 points")
     page.click('.score[data-category="parks"][data-city="2"]')
-    assert card.locator(".why").inner_text() == "Parks 10: 3 as separate pairs (8 for a pair + 2 for one)"
+    assert page.locator("#why-sheet .why").inner_text() == \
+        "Parks 10: 3 as separate pairs (8 for a pair + 2 for one)"
     assert blocked == []
     page.close()
 
@@ -357,6 +361,14 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     assert page.evaluate(before, ["#scoreboard-card", "#cities"])  # complete: before the cities
     expect(page.locator("#scoreboard-title")).to_have_text("Results")
     assert page.locator(".winner").bounding_box()["y"] < page.locator(".city").first.bounding_box()["y"]
+    # Each player's line is short: their two cities by number, the lower one in bold.
+    expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(players)))
+    expect(page.locator(".results .from")).to_have_text([" · ".join(
+        f"city {n} {t}, the lower: counts" if n == p["final_city"] else f"city {n} {t}"
+        for n, t in zip(p["cities"], p["city_totals"], strict=True)) for p in expected["players"]])
+    for line in page.locator(".results .from").all():
+        assert line.bounding_box()["height"] < 2 * float(
+            line.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
     # Columns are named by who built each city.
     names = page.locator(".scores thead .builders").all_inner_texts()
     assert names == [f"{players[i]} & {players[(i + 1) % 7]}" for i in range(7)]
@@ -378,6 +390,69 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     assert blocked == []
     page.close()
 
+
+def test_results_show_each_players_cities_the_lower_in_bold_and_the_variants_written_out(
+        server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4,
+            ["park"] * 4]
+    houses = [["house"] * 4, ["house"] * 4, ["shop", "tavern-food", "tavern-drink", "office"],
+              ["park"] * 4]
+    players = ["Xia", "Yan", "Zoe"]
+    table_id = new_table(page, server, players)
+    for city, rows in enumerate((houses, grid, grid), 1):
+        type_grid(page, server, table_id, city, rows)
+    expected = score_table(Table(tuple(City.from_rows(g) for g in (houses, grid, grid)),
+                                 tuple(players)))
+    page.goto(f"{server}/tables/{table_id}")
+    entries = page.locator(".results .players li")
+    expect(entries).to_have_count(3)
+    names = {i: f"{players[i]} & {players[(i + 1) % 3]}" for i in range(3)}
+    for entry, p in zip(entries.all(), expected["players"], strict=True):
+        assert entry.locator(".name").inner_text() == p["name"]
+        assert entry.get_attribute("data-rank") == str(p["rank"])
+        assert entry.inner_text().startswith(
+            f"{['1st', '2nd', '3rd'][p['rank'] - 1]} {p['name']} {p['final']} points\n")
+        cities = [f"city {n} ({names[n - 1]}) {t}"
+                  for n, t in zip(p["cities"], p["city_totals"], strict=True)]
+        assert entry.locator(".from").inner_text() == " · ".join(
+            f"{c}, the lower: counts" if n == p["final_city"] else c
+            for n, c in zip(p["cities"], cities, strict=True))
+        bold = entry.locator("strong.counts")  # the lower city, the one that counts, in bold
+        expect(bold).to_have_text(f"{cities[p['cities'].index(p['final_city'])]}, the lower: counts")
+        assert int(bold.evaluate("b => getComputedStyle(b).fontWeight")) >= 700
+        assert min(p["city_totals"]) == p["final"]
+    expect(page.locator(".results .tie")).to_have_text([f"Tie: {t}" for t in expected["tiebreaks"]])
+    assert expected["tiebreaks"]  # Yan and Zoe tie on their lower city
+
+    # Two players: the sum of both cities written out.
+    two = new_table(page, server, ["Ann", "Ben"])
+    for city, rows in enumerate((grid, houses, houses, houses), 1):
+        type_grid(page, server, two, city, rows)
+    page.goto(f"{server}/tables/{two}")
+    scores = page.request.get(f"{server}/api/tables/{two}").json()["scores"]
+    ann = next(p for p in scores["players"] if p["name"] == "Ann")
+    entry = page.locator(".results .players li", has=page.locator(".name", has_text="Ann"))
+    a, b = ann["city_totals"]
+    expect(entry.locator(".from")).to_have_text(
+        f"city 1 (Ann) {a} + city 2 (Ann) {b} = {a + b}, the sum of both cities")
+    assert ann["final"] == a + b and entry.locator("strong").count() == 0
+
+    # Solo: Automaville's total with the difficulty's modifier.
+    solo = page.request.post(f"{server}/api/tables", headers={"Origin": server},
+                             data={"players": ["Me"], "difficulty": 6}).json()["id"]
+    for city in (1, 2, 3):
+        type_grid(page, server, solo, city, grid)
+    page.goto(f"{server}/tables/{solo}")
+    line = page.request.get(f"{server}/api/tables/{solo}").json()["scores"]["cities"][1][
+        "difficulty"]["line"]
+    assert line.startswith(f"{line.split()[0]} + 4 = ")
+    automartin = page.locator(".results .players li", has=page.locator(".name", has_text="Automartin"))
+    expect(automartin.locator(".from")).to_contain_text(f"city 2 (Automaville) {line}")
+    page.locator("#scoreboard-card").screenshot(path=str(SHOTS / "phone-results.png"))
+    assert blocked == []
+    page.close()
 
 def test_a_city_being_read_says_so_and_early_taps_wait_for_the_table(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -429,6 +504,100 @@ def test_a_city_being_read_says_so_and_early_taps_wait_for_the_table(server, bro
     page.close()
 
 
+def test_a_cell_shows_at_once_and_goes_back_when_the_server_refuses(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    grid = [["shop", "factory", "park", "house"], ["office"] * 4, ["park"] * 4, ["house"] * 4]
+    type_grid(page, server, table_id, 1, grid)
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="1"]')
+    held = []
+    page.route("**/cities/1/cells/1/1", lambda route: held.append(route))
+    card.locator('.cell[data-row="1"][data-col="1"]').click()
+    page.click('#picker .pick[data-building="park"]')
+    # Shown before the server answers.
+    expect(card.locator('.cell[data-row="1"][data-col="1"] span')).to_have_text("P")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held.pop().fulfill(status=503, json={"error": "the server is busy"})
+    # Refused: the cell is back to what the server keeps, and the card says why.
+    expect(card.locator('.cell[data-row="1"][data-col="1"] span')).to_have_text("S")
+    expect(card.locator(".card-error")).to_have_text(
+        "Row 1, column 1 not changed: the server is busy")
+    assert page.request.get(f"{server}/api/tables/{table_id}").json()["cities"][0]["grid"] == grid
+
+    # The next change goes through and clears the error.
+    page.unroute("**/cities/1/cells/1/1")
+    card.locator('.cell[data-row="1"][data-col="1"]').click()
+    page.click('#picker .pick[data-building="park"]')
+    expect(card.locator(".card-error")).to_have_text("")
+    expect(card.locator('.cell[data-row="1"][data-col="1"] span')).to_have_text("P")
+    assert page.request.get(f"{server}/api/tables/{table_id}").json()[
+        "cities"][0]["grid"][0][0] == "park"
+    assert errors == []
+    page.close()
+
+
+def test_a_photo_that_did_not_reach_the_server_says_so_in_its_card_and_can_be_sent_again(
+        server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="2"]')
+    page.route("**/cities/2/photo", lambda route: route.abort())  # the Wi-Fi drops
+    page.set_input_files('.city[data-city="2"] input[type=file]:not([capture])', str(photo(CASES[1])))
+    expect(card.locator(".card-error")).to_have_text("Photo not read: network error: photo not sent")
+    expect(page.locator("#table-error")).to_have_text("")
+    retry = card.get_by_role("button", name="Try again")
+    expect(retry).to_be_visible()
+    assert page.locator('.city[data-city="1"] .retry').count() == 0
+    page.unroute("**/cities/2/photo")
+    retry.click()
+    card.locator(".grid-wrap.photo").wait_for(timeout=60_000)
+    expect(card.locator(".card-error")).to_have_text("")
+    expect(card.locator(".retry")).to_have_count(0)
+    assert cell_labels(page, 2) == [[SHORT[b] for b in row] for row in truth(CASES[1])["grid"]]
+
+    # Several photos at once: each card says why, the table's card which cities to look at.
+    page.route("**/cities/*/photo", lambda route: route.abort())
+    page.set_input_files("#all-photos", [str(photo(CASES[1])), str(photo(CASES[2]))])
+    expect(page.locator("#table-error")).to_have_text("2 photos not read: see City 1 and City 2.")
+    for city in (1, 2):
+        expect(page.locator(f'.city[data-city="{city}"] .card-error')).to_have_text(
+            "Photo not read: network error: photo not sent")
+    expect(page.locator(".retry")).to_have_count(2)
+    assert errors == []
+    page.close()
+
+def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(server, browser,
+                                                                          tmp_path):
+    from PIL import Image
+
+    blank = tmp_path / "floor.jpg"
+    Image.new("RGB", (640, 480), (120, 90, 60)).save(blank, "JPEG")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(3)
+    asked = []
+    table_url = re.compile(r"/api/tables/[^/?]+$")
+    page.on("request", lambda r: asked.append(r.url) if r.method == "GET"
+            and table_url.search(r.url) else None)
+    card = page.locator('.city[data-city="1"]')
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(blank))
+    expect(card.locator(".card-error")).to_contain_text("Photo not read: ")
+    expect(card.locator(".corner-wrap img")).to_be_visible()
+    expect(card).to_contain_text("No city found in the last photo")
+    assert card.locator(".retry").count() == 0  # another photo or the corners help, not a retry
+    assert asked == []  # the error's answer carried the table
+    page.close()
+
 def test_type_over_asks_first(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
@@ -448,6 +617,116 @@ def test_type_over_asks_first(server, browser):
     assert cell_labels(page, 1) == [["?"] * 4] * 4
     page.close()
 
+
+def test_the_last_change_to_a_city_can_be_undone_from_the_snackbar(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    grid = [["shop", "factory", "park", "house"], ["office"] * 4, ["park"] * 4, ["house"] * 4]
+    type_grid(page, server, table_id, 1, grid)
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="1"]')
+    snackbar, text = page.locator("#snackbar"), page.locator("#snackbar-text")
+    undo = snackbar.get_by_role("button", name="Undo")
+    expect(card.locator(".cell")).to_have_count(16)
+    expect(snackbar).to_be_hidden()
+    kept = lambda i: page.request.get(f"{server}/api/tables/{table_id}").json()["cities"][i]  # noqa: E731
+
+    # A correction: the snackbar says what changed; Undo puts the cell back.
+    card.locator('.cell[data-row="1"][data-col="1"]').click()
+    page.click('#picker .pick[data-building="park"]')
+    expect(text).to_have_text("City 1, row 1, column 1: park instead of shop.")
+    assert kept(0)["grid"][0][0] == "park"
+    undo.click()
+    expect(text).to_have_text("Undone.")
+    expect(undo).to_be_hidden()
+    assert cell_labels(page, 1)[0][0] == "S" and kept(0)["grid"] == grid
+
+    # Type over (asked first), then taken back: every tile is back.
+    page.once("dialog", lambda dialog: dialog.accept())
+    card.get_by_role("button", name="Type over").click()
+    expect(text).to_have_text("City 1 typed over: its 16 tiles wiped.")
+    assert cell_labels(page, 1) == [["?"] * 4] * 4
+    undo.click()
+    expect(text).to_have_text("Undone.")
+    assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in grid]
+    assert kept(0)["grid"] == grid
+
+    # A painted cell of a city being typed in: Undo empties it again.
+    second = page.locator('.city[data-city="2"]')
+    second.get_by_role("button", name="Type in").click()
+    second.get_by_role("button", name="Paint shop").click()
+    second.locator('.cell[data-row="1"][data-col="1"]').click()
+    second.locator('.cell[data-row="1"][data-col="2"]').click()
+    expect(text).to_have_text("City 2, row 1, column 2: shop typed.")  # the last cell only
+    undo.click()
+    expect(text).to_have_text("Undone.")
+    expect(second.locator(".typed")).to_have_text("1 of 16 tiles typed")
+    assert kept(1)["grid"][0] == ["shop", None, None, None]
+    snackbar.get_by_role("button", name="Dismiss").click()
+    expect(snackbar).to_be_hidden()
+
+    # A correction of a photo's reading: undone, the cell is the reader's again, not corrected.
+    case = CASES[0]
+    page.set_input_files('.city[data-city="3"] input[type=file]:not([capture])', str(photo(case)))
+    third = page.locator('.city[data-city="3"]')
+    third.locator(".grid-wrap.photo").wait_for(timeout=60_000)
+    read = kept(2)["grid"][0][1]
+    new = "park" if read != "park" else "shop"
+    third.locator('.cell[data-row="1"][data-col="2"]').click()
+    page.click(f'#picker .pick[data-building="{new}"]')
+    expect(third.locator(".cell.corrected")).to_have_count(1)
+    undo.click()
+    expect(text).to_have_text("Undone.")
+    expect(third.locator(".cell.corrected")).to_have_count(0)
+    assert kept(2)["grid"][0][1] == read and kept(2)["photo"]
+    assert blocked == []
+    page.close()
+
+def test_a_photo_over_the_players_work_and_deleting_the_table_ask_first(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    grid = [["shop", "factory", "park", "house"], ["office"] * 4, ["park"] * 4, [None] * 4]
+    type_grid(page, server, table_id, 1, grid)
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(3)
+    asked, sent = [], []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+
+    # A photo over a city typed in: asked first; "no" sends nothing and keeps the city.
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(photo(CASES[0])))
+    for _ in range(100):
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked == ["A new photo replaces City 1's 12 typed tiles. Replace it?"]
+    page.wait_for_timeout(300)
+    assert sent == []
+    assert cell_labels(page, 1)[0] == ["S", "F", "P", "H"]
+    # The whole-table photo asks too; an empty city is photographed without a question.
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
+    for _ in range(100):
+        if len(asked) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert asked[1] == asked[0] and sent == []
+    page.set_input_files('.city[data-city="2"] input[type=file]:not([capture])', str(photo(CASES[1])))
+    page.locator('.city[data-city="2"] .grid-wrap.photo').wait_for(timeout=60_000)
+    assert len(asked) == 2 and len(sent) == 1
+
+    # Deleting the table: "no" keeps it, "yes" deletes it and goes home.
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#delete")
+    page.wait_for_timeout(300)
+    kept = page.request.get(f"{server}/api/tables/{table_id}")
+    assert kept.ok and asked[2] == f"Delete {kept.json()['name']}?"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#delete")
+    page.wait_for_url(server + "/")
+    assert page.request.get(f"{server}/api/tables/{table_id}").status == 404
+    page.close()
 
 def test_table_page_works_with_the_keyboard_and_a_screen_reader(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -516,6 +795,43 @@ def test_table_page_works_with_the_keyboard_and_a_screen_reader(server, browser)
     assert contrast(colors[0], colors[1]) >= 4.5 and contrast(colors[0], colors[2]) >= 4.5
     page.close()
 
+
+def test_looks_right_clears_a_flag_and_keeps_the_cell(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    grid = [["shop", "factory", "park", "house"], ["office"] * 4, ["park"] * 4, ["house"] * 4]
+    type_grid(page, server, table_id, 2, grid)
+    sent = []
+
+    def fake_reading(route):  # city 2 read from a photo, its first cell uncertain
+        if route.request.method == "PUT":
+            sent.append(route.request.post_data_json)
+        answer = route.fetch()
+        data = answer.json()
+        data["cities"][1]["reading"] = {
+            "warp": {"pad": 0, "side": 100}, "model_grid": grid, "uncertain": [[0, 0]],
+            "confidence": [[0.4, 1, 1, 1]] + [[1] * 4] * 3}
+        route.fulfill(response=answer, json=data)
+
+    page.route(re.compile(r"/api/tables/[^/?]+(/cities/2/cells/\d/\d)?$"), fake_reading)
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="2"]')
+    looks_right = page.locator("#picker").get_by_role("button", name="Looks right")
+    card.locator('.cell[data-row="1"][data-col="2"]').click()  # not flagged: no "Looks right"
+    expect(page.locator("#picker")).to_be_visible()
+    expect(looks_right).to_be_hidden()
+    page.keyboard.press("Escape")
+    flagged = card.get_by_role("button", name="Row 1, column 1: shop, to check", exact=True)
+    flagged.click()
+    expect(looks_right).to_be_visible()
+    with page.expect_response(lambda r: r.url.endswith("/cells/1/1")) as answer:
+        looks_right.click()
+    assert answer.value.ok
+    expect(card.locator(".cell.low")).to_have_count(0)
+    expect(card.get_by_role("button", name="Row 1, column 1: shop", exact=True)).to_have_count(1)
+    assert sent == [{"building": "shop"}]  # the cell kept as it is, now checked
+    assert card.locator(".hint.warn").count() == 0
+    page.close()
 
 def test_solo_difficulty_shows_only_for_one_player(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -619,6 +935,81 @@ def test_paint_mode_types_many_cells_with_one_choice_and_counts_them(server, bro
     page.close()
 
 
+def shown_so_far(card) -> dict:
+    """The running score a typing card shows: {"total": n, category: n, ...}."""
+    total = re.fullmatch(r"So far: (\d+) points?", card.locator(".so-far-total").inner_text())
+    shown = {"total": int(total.group(1))}
+    for item in card.locator(".so-far-categories li").all():
+        shown[item.get_attribute("data-category")] = int(item.locator("b").inner_text())
+    return shown
+
+
+def test_the_card_being_typed_shows_its_running_count_and_score(server, browser):
+    from scorer.city import PartialCity
+    from scorer.rules import CATEGORIES
+    from scorer.table import running_scores
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    blocked = watch_policy(page)
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    other = [["factory", "factory", "shop", "park"], ["office"] * 4, ["park"] * 4, ["house"] * 4]
+    type_grid(page, server, table_id, 2, other)  # two factories: ranked against city 1's
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="1"]')
+    card.get_by_role("button", name="Type in").click()
+    expect(card.locator(".typed")).to_have_text("0 of 16 tiles typed")
+    assert card.locator(".so-far").count() == 0  # nothing placed, nothing scored yet
+    asked = []  # the table is not fetched again: each change's answer carries the scores
+    page.on("request", lambda r: asked.append(r.url) if r.method == "GET" and "/api/tables/" in r.url
+            else None)
+
+    grid = [[None] * 4 for _ in range(4)]
+
+    def check(typed):
+        expect(card.locator(".typed")).to_have_text(f"{typed} of 16 tiles typed")
+        engine = running_scores([City.from_rows(other)], [PartialCity.from_rows(grid)])[0]
+        assert engine["tiles"] == typed
+        want = engine["scores"]
+        expect(card.locator(".so-far-total")).to_have_text(
+            f"So far: {want['total']} point{'s' if want['total'] != 1 else ''}")
+        assert shown_so_far(card) == {k: want[k] for k in ("total", *CATEGORIES)}
+
+    # With the picker: a factory, then a drink tavern in the next empty cell (chosen for us).
+    for (r, c), building in (((0, 0), "factory"), ((0, 1), "tavern-drink")):
+        card.locator(f'.cell[data-row="{r + 1}"][data-col="{c + 1}"]').click()
+        page.click(f'#picker .pick[data-building="{building}"]')
+        grid[r][c] = building
+        check(sum(b is not None for row in grid for b in row))
+    # Painting: an office beside the tavern (+1), two more factories (the most at the table
+    # now: city 2's fall to second), a line of shops.
+    for building, cells in (("office", [(0, 2)]), ("factory", [(1, 0), (1, 1)]),
+                            ("shop", [(2, 0), (2, 1), (2, 2)])):
+        card.get_by_role("button", name=f"Paint {building}").click()
+        for r, c in cells:
+            card.locator(f'.cell[data-row="{r + 1}"][data-col="{c + 1}"]').click()
+            grid[r][c] = building
+            check(sum(b is not None for row in grid for b in row))
+    assert shown_so_far(card)["factories"] == 12 and shown_so_far(card)["offices"] == 2
+    assert card.locator(".so-far .supply").count() == 0
+
+    # Seven more drink taverns, eight in all (the game has 7): the card warns as soon as the
+    # eighth is typed.
+    card.get_by_role("button", name="Paint drink tavern, Td").click()
+    for c in range(4):
+        card.locator(f'.cell[data-row="4"][data-col="{c + 1}"]').click()
+    card.locator('.cell[data-row="3"][data-col="4"]').click()
+    card.locator('.cell[data-row="2"][data-col="3"]').click()
+    expect(card.locator(".so-far .supply")).to_have_count(0)
+    card.locator('.cell[data-row="2"][data-col="4"]').click()
+    expect(card.locator(".typed")).to_have_text("15 of 16 tiles typed")
+    expect(card.locator(".so-far .supply")).to_have_text(
+        "Check this city: 8 tavern-drink buildings in this city, but the game has only 7.")
+    assert asked == []
+    page.locator("#snackbar").get_by_role("button", name="Dismiss").click()
+    card.screenshot(path=str(SHOTS / "phone-typing.png"))
+    assert blocked == []
+    page.close()
+
 def test_tavern_and_factory_scores_draw_their_cells_in_words(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
@@ -631,10 +1022,20 @@ def test_tavern_and_factory_scores_draw_their_cells_in_words(server, browser):
     for i, grid in enumerate((city1, city2, city3)):
         type_grid(page, server, table_id, i + 1, grid)
     page.goto(f"{server}/tables/{table_id}")
-    card = page.locator('.city[data-city="1"]')
+    # Each score opens a sheet over the scoreboard: the city drawn, its groups in colour, why.
+    card = page.locator("#why-sheet")
+
+    def explain(category):
+        if card.is_visible():
+            card.get_by_role("button", name="Close").click()
+        score = page.locator(f'.score[data-category="{category}"][data-city="1"]')
+        score.click()
+        expect(card).to_be_visible()
+        expect(page.locator("#why-sheet-title")).to_have_text("City 1 · Ann & Ben")
+        return score
 
     # Taverns: a set of drink, food and music (one colour) and the second drink on its own.
-    page.click('.score[data-category="taverns"][data-city="1"]')
+    explain("taverns")
     assert card.locator(".cell.hl").count() == 4
     assert card.locator(".cell.hl.g0").count() == 3 and card.locator(".cell.hl.g1").count() == 1
     expect(card.locator('.cell[data-row="3"][data-col="1"]')).to_have_class(re.compile(r"\bg1\b"))
@@ -645,7 +1046,7 @@ def test_tavern_and_factory_scores_draw_their_cells_in_words(server, browser):
     assert "r1c" not in why
 
     # Factories: its two factories, worth 3 each (second most), and the table's ranking.
-    page.click('.score[data-category="factories"][data-city="1"]')
+    explain("factories")
     expect(card.locator(".why")).to_contain_text("Factories: 6 points")
     assert card.locator(".cell.hl").count() == 2
     for r, c in ((1, 4), (4, 1)):
@@ -657,12 +1058,24 @@ def test_tavern_and_factory_scores_draw_their_cells_in_words(server, browser):
     assert "Factories at the table: Ben & Cy 4 (4 each), Ann & Ben 2 (3 each), Cy & Ann 0" in why
 
     # Shops and houses say which line and what each house is worth.
-    page.click('.score[data-category="shops"][data-city="1"]')
+    explain("shops")
     expect(card.locator(".why")).to_contain_text("3 shops in a line, row 1, columns 1 to 3: 10 points")
-    page.click('.score[data-category="houses"][data-city="1"]')
+    score = explain("houses")
     expect(card.locator(".why")).to_contain_text(
         "2 houses next to a factory, worth only 1 each, row 2, column 4; row 4, column 2: 2 points")
     expect(card.locator('.cell[data-row="4"][data-col="2"] .badge')).to_have_text("1")
+    # Closed, the sheet gives the keyboard back to the score that opened it.
+    page.keyboard.press("Escape")
+    expect(card).to_be_hidden()
+    expect(score).to_be_focused()
+
+    # Offices: the set, and +1 on each office next to a tavern (its badge says both).
+    explain("offices")
+    why = card.locator(".why").inner_text()
+    assert "a set of 3 offices, row 2, column 3; row 3, column 4; row 4, column 3" in why
+    assert "+1 for each office next to a tavern (3 offices)" in why
+    expect(card.locator(".cell .badge")).to_have_text(["A+1"] * 3)
+    card.screenshot(path=str(SHOTS / "phone-why.png"))
     page.close()
 
 
@@ -861,6 +1274,14 @@ def test_every_page_passes_axe_wcag_a_and_aa(server, browser):
     page.wait_for_selector(".winner")
     expect(page.locator(".grid-wrap.photo")).to_have_count(1)
     problems["table"] = axe_violations(page)
+    page.click('.score[data-category="offices"][data-city="2"]')  # a score explained, in its sheet
+    expect(page.locator("#why-sheet .cell.hl")).not_to_have_count(0)
+    problems["score sheet"] = axe_violations(page)
+    page.keyboard.press("Escape")
+    page.click('.city[data-city="3"] .cell[data-row="1"][data-col="1"]')  # a correction, to undo
+    page.click('#picker .pick[data-building="shop"]')
+    expect(page.locator("#snackbar")).to_be_visible()
+    problems["undo snackbar"] = axe_violations(page)
 
     # One photo of the whole table: the seating panel open, one city chosen.
     whole = new_table(page, server, PLAYERS)

@@ -185,6 +185,9 @@ def test_photo_without_a_city_is_kept_for_tapped_corners(client):
     response = upload(client, table["id"], 1, blank.getvalue())
     assert response.status_code == 422 and "no city found" in response.json["error"]
     assert client.get(f"/api/tables/{table['id']}/cities/1/photo.jpg").status_code == 200
+    # the answer carries the table with the photo kept: the page needs not ask for it again
+    assert response.json["table"] == client.get(f"/api/tables/{table['id']}").json
+    assert response.json["table"]["cities"][0]["photo"]
     # now a real photo, read with the corners a player would tap
     upload(client, table["id"], 1, photo(case).read_bytes())
     corners = truth(case)["corners"]
@@ -719,4 +722,16 @@ def test_a_city_being_typed_in_has_a_running_score(client):
     so_far = answer["scores"]["so_far"]
     assert so_far[0] is None and so_far[2] is None
     assert so_far[1] == {"scores": {"shops": 5, "factories": 0, "taverns": 0, "offices": 0,
-                                    "parks": 0, "houses": 0, "total": 5}, "tiles": 2}
+                                    "parks": 0, "houses": 0, "total": 5}, "tiles": 2,
+                         "warnings": []}
+
+
+def test_a_city_being_typed_in_warns_of_buildings_beyond_the_supply_at_once(client):
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}/cities/1/grid"
+    grid = [["tavern-drink"] * 4, ["tavern-drink"] * 4, [None] * 4, [None] * 4]
+    so_far = client.put(url, json={"grid": grid}).json["scores"]["so_far"][0]
+    assert so_far["tiles"] == 8
+    assert so_far["warnings"] == ["8 tavern-drink buildings in this city, but the game has only 7"]
+    grid[1][3] = "park"
+    assert client.put(url, json={"grid": grid}).json["scores"]["so_far"][0]["warnings"] == []

@@ -9,7 +9,7 @@ import zipfile
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_file
 
 from scorer.city import BUILDINGS
-from scorer.errors import DecodeBusy, ScorerError, TableError
+from scorer.errors import DecodeBusy, GridNotFound, ScorerError, TableError
 from scorer.table import check_seating, cities_for
 
 from . import service
@@ -137,15 +137,19 @@ def delete_table(table_id: str):
 
 @bp.post("/tables/<table_id>/cities/<int:city>/photo")
 def add_photo(table_id: str, city: int):
-    """Upload a city photo (multipart field ``photo``); it is kept even if it cannot be read."""
+    """Upload a city photo (multipart field ``photo``); it is kept even if it cannot be read
+    (no city found: 422 with the table, the city marked unread for tapped corners)."""
     table = _table(table_id)
     index = _city_index(table, city)
     upload = request.files.get("photo")
     if upload is None:
         raise TableError("send the photo as multipart form field 'photo'")
     reader = current_app.extensions["reader"]
-    service.add_photo(_store(), reader.get(), current_app.extensions["decode_budget"], table,
-                      index, upload.read())
+    try:
+        service.add_photo(_store(), reader.get(), current_app.extensions["decode_budget"],
+                          table, index, upload.read())
+    except GridNotFound as refusal:
+        return jsonify(error=str(refusal), table=_table_json(table_id)), 422
     service.learn(_store(), reader)
     return jsonify(_table_json(table_id))
 

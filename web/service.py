@@ -23,6 +23,7 @@ from scorer.table import (
     same_name,
     score_cities,
     score_table,
+    supply_warnings,
     table_warnings,
 )
 
@@ -148,10 +149,13 @@ def scoreboard(table: dict) -> dict:
 
 
 def _so_far(table: dict, known: list) -> list[dict | None]:
-    """The running score of each city being typed in (None for the others)."""
+    """The running score of each city being typed in (None for the others), with the
+    buildings typed beyond the game's supply (``warnings``: a slip seen as it is typed)."""
     typing = {c["index"]: PartialCity.from_rows(c["grid"]) for c in table["cities"]
               if c.get("counts") is None and is_started(c["grid"])}
     running = running_scores(known, list(typing.values()))
+    for entry, city in zip(running, typing.values(), strict=True):
+        entry["warnings"] = supply_warnings(city)
     by_index = dict(zip(typing, running, strict=True))
     return [by_index.get(c["index"]) for c in table["cities"]]
 

@@ -19,7 +19,7 @@ export async function shrink(file, side = 2000) {
 }
 
 // POST a photo to url, showing "label: uploading 40 %", then "label: reading" while it is read.
-// Resolves to {ok, data}: the server's answer (the table, or {error}).
+// Resolves to {ok, status, data}: the server's answer (the table, or {error}); status 0: not sent.
 export function upload(url, blob, label, reading = "reading the city…") {
   return new Promise((resolve) => {
     const bar = $("progress");
@@ -39,9 +39,9 @@ export function upload(url, blob, label, reading = "reading the city…") {
     xhr.onload = () => {
       let data = {};
       try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: "unexpected reply" }; }
-      resolve({ ok: xhr.status < 300, data });
+      resolve({ ok: xhr.status < 300, status: xhr.status, data });
     };
-    xhr.onerror = () => resolve({ ok: false, data: { error: "network error: photo not sent" } });
+    xhr.onerror = () => resolve({ ok: false, status: 0, data: { error: "network error: photo not sent" } });
     xhr.send(form);
   });
 }

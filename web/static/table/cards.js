@@ -2,18 +2,22 @@
 import { $, buildingName, call, el } from "../common.js";
 import { shrink, takeFiles, upload } from "./api.js";
 import { chosen, correctedCells, gridView, typedCount, typingPanel } from "./grid.js";
-import { whyBox } from "./scores.js";
 import { forgetConfirmed, setCardError } from "./state.js";
-import { cityName, cityTitle, isAutomaville } from "./words.js";
+import { offerUndo, putGrid } from "./undo.js";
+import { cityName, cityTitle, isAutomaville, listed, plural } from "./words.js";
 
 // City photos, one after another from firstIndex (in seating order); each answer is the table.
-export async function sendPhotos(page, files, firstIndex) {
+// A photo that could not be read says why in its city's card; one that did not reach the server
+// (network, server error) is kept for "Try again". A photo that would wipe the player's work
+// (a city typed in, corrections of a reading) is asked about first, unless asked already.
+export async function sendPhotos(page, files, firstIndex, asked = false) {
   if (!files.length || !(await page.loaded())) return;
   const { busy } = page;
   if (busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
-  page.showError("");
-  const errors = [];
   const count = Math.min(files.length, page.table.cities.length - firstIndex);
+  if (!asked && !replaceWork(page, [...Array(count).keys()].map((k) => firstIndex + k))) return;
+  page.showError("");
+  const failed = [];
   for (let k = 0; k < count; k++) busy.set(firstIndex + k, "Waiting…");
   try {
     for (let k = 0; k < count; k++) {
@@ -23,24 +27,30 @@ export async function sendPhotos(page, files, firstIndex) {
       const result = await upload(`${page.api}/cities/${index + 1}/photo`, await shrink(files[k]), `City ${index + 1} (${cityName(page.table, index)})`);
       busy.delete(index);
       if (result.ok) {
+        page.retry.delete(index);
         forgetConfirmed(page, index);
         setCardError(page, index, "");
         page.answer(result.data);
         page.render();
         page.refreshLearning();
       } else {
-        errors.push(`City ${index + 1}: ${result.data.error}`);
-        await page.load(); // a photo that could not be read is kept all the same
+        if (result.status === 0 || result.status >= 500) page.retry.set(index, files[k]);
+        else page.retry.delete(index); // the photo itself: another photo or the corners help, not a retry
+        setCardError(page, index, `Photo not read: ${result.data.error}`);
+        failed.push(`City ${index + 1}`);
+        if (result.data.table) page.answer(result.data.table); // no city found: the photo is kept, for its corners
+        else if (result.status === 409) await page.load(); // another photo of this city came first
       }
     }
   } catch (error) {
-    errors.push(error.message);
+    page.showError(error.message);
   } finally {
     busy.clear();
     $("progress").hidden = true;
     page.render();
   }
-  page.showError(errors.join(" · "));
+  // several photos at once: say here which cities to look at (each card says why)
+  if (count > 1 && failed.length) page.showError(`${plural(failed.length, "photo", "photos")} not read: see ${listed(failed)}.`);
 }
 
 export function cityCard(page, city, index) {
@@ -100,12 +110,33 @@ export function cityCard(page, city, index) {
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index));
-  if (page.highlight && page.highlight.city === index) card.append(whyBox(page.highlight));
   const error = el("p", { className: "error card-error", textContent: page.cardErrors[index] || "" });
   error.setAttribute("role", "alert");
   card.append(error);
+  if (page.retry.has(index) && page.cardErrors[index]) {
+    const retry = el("button", { type: "button", className: "small primary retry", textContent: "Try again" });
+    retry.title = "Send the same photo again";
+    retry.dataset.focus = `retry:${index}`;
+    retry.addEventListener("click", () => sendPhotos(page, [page.retry.get(index)], index, true));
+    card.append(retry);
+  }
   if (busy.has(index)) showBusy(card, busy.get(index));
   return card;
+}
+
+// True when a new photo of these cities wipes none of the player's work, or the player says so.
+export function replaceWork(page, indexes) {
+  const lost = indexes.map((index) => workOn(page, index)).filter(Boolean);
+  return !lost.length || confirm(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`);
+}
+
+// What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles".
+function workOn(page, index) {
+  const city = page.table.cities[index];
+  const fixed = correctedCells(city).length;
+  const typed = !city.photo && city.grid ? city.grid.flat().filter(Boolean).length : 0;
+  if (fixed) return `City ${index + 1}'s ${plural(fixed, "corrected cell", "corrected cells")}`;
+  return typed ? `City ${index + 1}'s ${plural(typed, "typed tile", "typed tiles")}` : null;
 }
 
 // A real button opens the (hidden) file input: reachable with Tab, pressed with Enter or Space.
@@ -130,12 +161,15 @@ function showBusy(card, text) {
 async function typeOver(page, city, index) {
   if (city.grid && !confirm(`Type over City ${index + 1} (${cityName(page.table, index)})? Its ${city.photo ? "reading and corrections" : "cells"} will be wiped.`)) return;
   const empty = [0, 1, 2, 3].map(() => [null, null, null, null]);
+  const before = city.grid && structuredClone(city.grid);
+  const tiles = before ? before.flat().filter(Boolean).length : 0;
   try {
     page.answer(await call("PUT", `${page.api}/cities/${index + 1}/grid`, { grid: empty }));
+    // A typed-in city comes back with one tap; a photo's reading cannot (the confirm said so).
+    if (tiles && !city.photo) offerUndo(page, index, `City ${index + 1} typed over: its ${plural(tiles, "tile", "tiles")} wiped.`, putGrid(page, index, before));
     forgetConfirmed(page, index);
     setCardError(page, index, "");
     page.nextCell = { city: index, r: 0, c: 0 };
-    if (page.highlight && page.highlight.city === index) page.highlight = null;
   } catch (error) { setCardError(page, index, error.message); }
   page.render();
 }

@@ -1,8 +1,9 @@
 // A city's 4x4 grid: its cells over the warped photo, the picker, and typing a city in (paint mode).
 import { $, buildingName, call, el } from "../common.js";
-import { GROUP_COLOURS } from "./scores.js";
+import { badge, gridFrame } from "./drawing.js";
 import { setCardError } from "./state.js";
-import { cityName, named, spoken } from "./words.js";
+import { offerUndo, putCell, putGrid } from "./undo.js";
+import { cityName, named, plural, spoken } from "./words.js";
 
 // A cell the player corrected or confirmed (kept by the server with the reading).
 export function chosen(city, r, c) {
@@ -23,35 +24,15 @@ export function correctedCells(city) {
   return found;
 }
 
-// A building's badge: a shape of its own and the notation's letters ("S", "Td"), so that it is
-// told apart without colour (the icons of drawn tiles look alike to many); shapes drawn in app.css.
-function badge(game, building) {
-  const shown = el("span", { className: "glyph", textContent: game.short[building] });
-  shown.dataset.shape = game.shapes[building];
-  shown.setAttribute("aria-hidden", "true");
-  return shown;
-}
-
 export function gridView(page, city, index) {
   const { short: SHORT } = page.game;
-  const reading = city.reading && city.reading.warp ? city.reading : null;
-  const wrap = el("div", { className: reading ? "grid-wrap photo" : "grid-wrap" });
-  if (reading) {
-    wrap.append(el("img", { src: `${page.api}/cities/${index + 1}/warped.jpg?v=${page.table.updated}`, alt: `City ${index + 1} photo` }));
-  }
-  const grid = el("div", { className: "grid" });
-  if (reading) {
-    const inset = (100 * reading.warp.pad) / reading.warp.side;
-    grid.style.inset = `${inset}%`;
-  }
-  const { highlight, paint, nextCell } = page;
-  const marks = highlight && highlight.city === index ? highlight.marks : {};
+  const { wrap, grid, reading } = gridFrame(page, city, index);
+  const { paint, nextCell } = page;
   const painting = paint && paint.city === index;
   const corrected = correctedCells(city);
   for (let r = 0; r < 4; r++) {
     for (let c = 0; c < 4; c++) {
       const building = cellAt(page, city, index, r, c);
-      const mark = marks[`${r}:${c}`];
       const next = !painting && nextCell && nextCell.city === index && nextCell.r === r && nextCell.c === c && !building;
       const conf = reading && reading.confidence ? reading.confidence[r][c] : 1;
       const flagged = Boolean(reading && reading.uncertain && reading.uncertain.some(([y, x]) => y === r && x === c));
@@ -60,7 +41,7 @@ export function gridView(page, city, index) {
       const low = flagged && !fixed && !checked;
       const cell = el("button", {
         type: "button",
-        className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${mark ? ` hl g${mark.group % GROUP_COLOURS}` : ""}${next ? " next" : ""}`,
+        className: `cell${low ? " low" : ""}${fixed ? " corrected" : ""}${next ? " next" : ""}`,
         title: building ? `${building}${fixed ? `, corrected (read as ${reading.model_grid[r][c]})` : conf < 1 ? ` (${Math.round(conf * 100)} %)` : ""}` : "choose",
       });
       cell.dataset.row = r + 1;
@@ -69,9 +50,8 @@ export function gridView(page, city, index) {
       if (fixed) cell.dataset.corrected = "true";
       // Screen readers hear what the eye sees: the building, and whether it is flagged or corrected.
       const state = fixed ? `, corrected (read as ${spoken(reading.model_grid[r][c])})` : low ? ", to check" : "";
-      const why = mark ? `, ${mark.words}` : "";
       const todo = next ? ", next to type" : painting && building !== paint.building ? `, tap to make it a ${spoken(paint.building)}` : "";
-      cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building ? named(SHORT, building) : "empty"}${state}${why}${todo}`);
+      cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${building ? named(SHORT, building) : "empty"}${state}${todo}`);
       if (!painting) cell.setAttribute("aria-haspopup", "dialog");
       if (building) {
         cell.append(el("img", { src: `/static/icons/${building}.png`, alt: "" }));
@@ -82,43 +62,54 @@ export function gridView(page, city, index) {
         flag.setAttribute("aria-hidden", "true");
         cell.append(flag);
       }
-      if (mark) {
-        const badge = el("b", { className: "badge", textContent: mark.badge }); // the group, not by colour only
-        badge.setAttribute("aria-hidden", "true");
-        cell.append(badge);
-      }
       cell.addEventListener("click", () => (page.paint && page.paint.city === index
         ? paintCell(page, index, r, c, page.paint.building) : pickCell(page, index, r, c, building)));
       grid.append(cell);
     }
   }
-  wrap.append(grid);
   return wrap;
+}
+
+// A cell the reader was unsure of, not yet corrected or checked by the player.
+function flaggedCell(page, index, r, c) {
+  const city = page.table.cities[index];
+  const uncertain = (city.reading && city.reading.uncertain) || [];
+  return uncertain.some(([y, x]) => y === r && x === c) && !page.confirmed.has(`${index}:${r}:${c}`)
+    && !chosen(city, r, c) && !correctedCells(city).some(([y, x]) => y === r && x === c);
 }
 
 function pickCell(page, index, r, c, current) {
   const dialog = $("picker");
   $("picker-title").textContent = `City ${index + 1} (${cityName(page.table, index)}), row ${r + 1}, column ${c + 1}: which building?`;
   dialog.querySelectorAll(".pick").forEach((b) => b.classList.toggle("current", b.value === current));
-  dialog.onclose = async () => {
+  // A cell flagged to check: "Looks right" keeps what it shows and clears the flag.
+  const looksRight = $("looks-right");
+  looksRight.value = current || "";
+  looksRight.hidden = !(current && flaggedCell(page, index, r, c));
+  dialog.onclose = () => {
     const building = dialog.returnValue;
     if (!building) return;
-    try {
-      page.answer(await call("PUT", `${page.api}/cities/${index + 1}/cells/${r + 1}/${c + 1}`, { building }));
-      // Choosing the building a cell shows confirms it: a flagged cell is then checked.
-      if (building === current) page.confirmed.add(`${index}:${r}:${c}`);
-      else page.confirmed.delete(`${index}:${r}:${c}`);
-      setCardError(page, index, "");
-      // Typing a city in: the next empty cell is chosen, Enter (or a tap) opens its picker.
-      page.nextCell = nextEmpty(page, page.table.cities[index], index, r, c);
-      if (page.highlight && page.highlight.city === index) page.highlight = null; // drawn for the cells before
-      page.render();
-      focusNext(page);
-      page.refreshLearning();
-    } catch (error) { setCardError(page, index, error.message); page.render(); }
+    // Choosing the building a cell shows confirms it: a flagged cell is then checked.
+    if (building === current) page.confirmed.add(`${index}:${r}:${c}`);
+    // Typing a city in: the next empty cell is chosen, Enter (or a tap) opens its picker.
+    sendCell(page, index, r, c, building, () => nextEmpty(page, page.table.cities[index], index, r, c));
+    focusNext(page);
   };
   dialog.returnValue = "";
   dialog.showModal();
+}
+
+// After a cell changed from `before` to `building` (the server's answer is page.table), the
+// snackbar offers to take it back: the cell set back, or an empty cell of a typed city emptied
+// again (its grid as before; a cell alone cannot be emptied).
+function offerCellUndo(page, index, r, c, before, building, gridBefore) {
+  if (before === building) return;
+  const where = `City ${index + 1}, row ${r + 1}, column ${c + 1}`;
+  if (before) {
+    offerUndo(page, index, `${where}: ${spoken(building)} instead of ${spoken(before)}.`, putCell(page, index, r, c, before));
+  } else if (gridBefore && !page.table.cities[index].photo) {
+    offerUndo(page, index, `${where}: ${spoken(building)} typed.`, putGrid(page, index, gridBefore));
+  }
 }
 
 // --- typing a city in: paint mode and the count of tiles typed --------------------------------
@@ -153,21 +144,35 @@ function focusNext(page) {
 
 // Paint mode: one building chosen, then every tapped cell becomes it (no picker per cell).
 function paintCell(page, index, r, c, building) {
+  if (cellAt(page, page.table.cities[index], index, r, c) === building) return;
+  sendCell(page, index, r, c, building, () => null);
+}
+
+// A cell set: shown at once (pending), sent after the cells before it; the server's answer then
+// replaces it, or on an error the cell goes back to what the server keeps and the card says why.
+// next() chooses the cell to type next (with the new one shown).
+function sendCell(page, index, r, c, building, next) {
   const key = `${index}:${r}:${c}`;
-  const city = page.table.cities[index];
-  if (cellAt(page, city, index, r, c) === building) return;
+  const shown = cellAt(page, page.table.cities[index], index, r, c);
+  if (building !== shown) page.confirmed.delete(key);
   page.pending.set(key, building);
-  page.confirmed.delete(key);
-  page.nextCell = null;
-  if (page.highlight && page.highlight.city === index) page.highlight = null; // drawn for the cells before
+  page.nextCell = next();
   page.render();
   page.sending = page.sending.then(async () => {
+    const gridBefore = structuredClone(page.table.cities[index].grid); // as the server keeps it
+    const before = gridBefore ? gridBefore[r][c] : null;
     try {
       page.answer(await call("PUT", `${page.api}/cities/${index + 1}/cells/${r + 1}/${c + 1}`, { building }));
+      offerCellUndo(page, index, r, c, before, building, gridBefore);
       setCardError(page, index, "");
-    } catch (error) { setCardError(page, index, error.message); }
+    } catch (error) {
+      setCardError(page, index, `Row ${r + 1}, column ${c + 1} not changed: ${error.message}`);
+      page.confirmed.delete(key);
+      if (!before) page.nextCell = { city: index, r, c }; // still to type
+    }
     page.pending.delete(key);
     page.render();
+    if (page.table.cities[index].photo) page.refreshLearning(); // a typed city teaches nothing
   });
 }
 
@@ -175,10 +180,11 @@ export function typingPanel(page, city, index) {
   const { buildings: BUILDINGS, short: SHORT } = page.game;
   const panel = el("div", { className: "typing" });
   const typed = typedCount(page, city, index);
-  // the score itself comes from the server once all 16 are in (the rules live in Python)
   const count = el("p", { className: "typed", textContent: `${typed} of 16 tiles typed` });
   count.setAttribute("aria-live", "polite");
   panel.append(count);
+  const running = runningScore(page, index);
+  if (running) panel.append(running);
   const { paint } = page;
   const painting = paint && paint.city === index;
   const tools = el("div", { className: "paint-tools" });
@@ -208,4 +214,28 @@ export function typingPanel(page, city, index) {
   }
   panel.append(tools);
   return panel;
+}
+
+// The city's score so far, by category, as the server scored its tiles in its last answer
+// (scores.so_far: empty cells score nothing, factories ranked against the table's other cities),
+// and the buildings typed beyond the game's supply.
+function runningScore(page, index) {
+  const soFar = page.table.scores.so_far && page.table.scores.so_far[index];
+  if (!soFar) return null;
+  const { scores } = soFar;
+  const box = el("div", { className: "so-far" });
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", `City ${index + 1}'s score so far`);
+  const total = el("p", { className: "so-far-total", textContent: `So far: ${plural(scores.total, "point", "points")}` });
+  total.title = `The ${soFar.tiles} tiles placed as they lie; empty cells score nothing`;
+  const list = el("ul", { className: "so-far-categories" });
+  for (const category of page.game.categories) {
+    const item = el("li", {}, `${category} `, el("b", { textContent: scores[category] }));
+    item.dataset.category = category;
+    list.append(item);
+  }
+  box.append(total, list);
+  // a slip seen as it is typed: more of a building than the game has
+  for (const warning of soFar.warnings || []) box.append(el("p", { className: "hint warn supply", textContent: `Check this city: ${warning}.` }));
+  return box;
 }

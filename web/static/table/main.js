@@ -6,6 +6,7 @@ import { cityCard, sendPhotos } from "./cards.js";
 import { scoreboard, showMoved } from "./scores.js";
 import { closeSeating, fitSeating, fitTags, renderSeating, seatingDiagram, sendTablePhoto } from "./seating.js";
 import { createPage, focusedKey, refocus } from "./state.js";
+import { wireUndo } from "./undo.js";
 
 function render(page) {
   const { table } = page;
@@ -36,6 +37,7 @@ function render(page) {
 }
 
 function wire(page) {
+  wireUndo(page);
   $("all-photos-button").addEventListener("click", () => $("all-photos").click());
   $("all-photos").addEventListener("change", (e) => sendPhotos(page, takeFiles(e.target), 0));
   $("table-photo-button").addEventListener("click", () => $("table-photo").click());

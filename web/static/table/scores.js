@@ -1,8 +1,8 @@
 // The scoreboard, the results, and every point explained: in words and drawn on the city.
-import { el } from "../common.js";
-import { cityName, listed, place, plural } from "./words.js";
+import { $, el } from "../common.js";
+import { GROUP_COLOURS, drawnGrid } from "./drawing.js";
+import { cityName, cityTitle, listed, place, plural } from "./words.js";
 
-export const GROUP_COLOURS = 6;
 const LETTERS = "ABCDEFGHIJKLMNOP";
 const ORDINAL = ["no factories", "the most factories", "the second most factories", "fewer factories"];
 
@@ -10,18 +10,18 @@ const cellsOf = (grid, pred) => grid.flatMap((row, r) => row.map((b, c) => [r, c
 
 // --- every point drawn on the city, in a player's words ------------------------------------
 
-// Each category's groups of cells: add(cells, text, badge, words) draws one; lines.push a remark.
+// Each category's groups of cells: add(cells, text, badge) draws one; lines.push a remark.
 const EXPLAIN = {
   shops({ why, add }) {
     why.sets.forEach((s, k) => {
       const what = s.cells.length === 1 ? "a shop on its own" : `${s.cells.length} shops in a line`;
-      add(s.cells, `${what}, ${place(s.cells)}: ${s.points} points`, LETTERS[k], `${what} (${LETTERS[k]}), ${s.points} points`);
+      add(s.cells, `${what}, ${place(s.cells)}: ${s.points} points`, LETTERS[k]);
     });
   },
   parks({ why, add }) {
     why.groups.forEach((g, k) => {
       const what = g.cells.length === 1 ? "a park on its own" : `a group of ${g.cells.length} parks`;
-      add(g.cells, `${what}, ${place(g.cells)}: ${g.points} points`, LETTERS[k], `${what} (${LETTERS[k]}), ${g.points} points`);
+      add(g.cells, `${what}, ${place(g.cells)}: ${g.points} points`, LETTERS[k]);
     });
   },
   taverns({ why, grid, add, lines }) {
@@ -33,7 +33,7 @@ const EXPLAIN = {
       const names = s.kinds.map((kind) => kind.slice(7));
       const kinds = names.length === 1 ? `a ${names[0]} tavern` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} taverns`;
       const what = s.kinds.length === 1 ? `${kinds} on its own` : `a set of ${s.kinds.length}: ${kinds}`;
-      add(cells, `${what}, ${place(cells)}: ${s.points} points`, LETTERS[k], `tavern set ${LETTERS[k]}, ${s.points} points`);
+      add(cells, `${what}, ${place(cells)}: ${s.points} points`, LETTERS[k]);
     });
     if (why.sets.length > 1) lines.push({ text: "A set holds each kind once; a second tavern of a kind starts a new set." });
   },
@@ -43,8 +43,7 @@ const EXPLAIN = {
     why.sets.forEach((s, k) => {
       const cells = offices.slice(from, from + s.size);
       from += s.size;
-      add(cells, `a set of ${plural(s.size, "office", "offices")}, ${place(cells)}: ${s.points} points`, LETTERS[k],
-        `office set ${LETTERS[k]}, ${s.points} points`);
+      add(cells, `a set of ${plural(s.size, "office", "offices")}, ${place(cells)}: ${s.points} points`, LETTERS[k]);
     });
     if (why.sets.length > 1) lines.push({ text: "Offices count in sets of up to 6, wherever they are." });
     if (why.next_to_tavern.length) {
@@ -52,7 +51,7 @@ const EXPLAIN = {
       lines.push(bonus);
       for (const [r, c] of why.next_to_tavern) {
         const mark = marks[`${r}:${c}`];
-        marks[`${r}:${c}`] = { group: bonus.group, badge: `${mark ? mark.badge : ""}+1`, words: `${mark ? `${mark.words}, ` : ""}+1 next to a tavern` };
+        marks[`${r}:${c}`] = { group: bonus.group, badge: `${mark ? mark.badge : ""}+1` };
       }
     }
   },
@@ -62,17 +61,17 @@ const EXPLAIN = {
     const types = why.other_types.join(", ") || "none";
     if (full.length) {
       add(full, `${plural(full.length, "house", "houses")} worth ${why.per_house} each (${plural(why.per_house, "other building type", "other building types")} in the city: ${types}), ${place(full)}: ${full.length * why.per_house} points`,
-        String(why.per_house), `house worth ${why.per_house}`);
+        String(why.per_house));
     }
     if (capped.length) {
-      add(capped, `${plural(capped.length, "house", "houses")} next to a factory, worth only 1 each, ${place(capped)}: ${capped.length} points`, "1", "house next to a factory, worth 1");
+      add(capped, `${plural(capped.length, "house", "houses")} next to a factory, worth only 1 each, ${place(capped)}: ${capped.length} points`, "1");
     }
   },
   factories({ why, points, grid, add, lines, table }) {
     const cells = cellsOf(grid, (b) => b === "factory");
     if (cells.length) {
       add(cells, `${plural(cells.length, "factory", "factories")} worth ${why.per_tile} each (${ORDINAL[why.rank]} at the table), ${place(cells)}: ${points} points`,
-        String(why.per_tile), `factory worth ${why.per_tile}`);
+        String(why.per_tile));
     }
     const ranking = table.scores.cities.map((c, i) => (c ? { i, count: c.explanation.factories.count, rank: c.factory_rank, per: c.explanation.factories.per_tile } : null))
       .filter(Boolean).sort((a, b) => b.count - a.count);
@@ -81,17 +80,17 @@ const EXPLAIN = {
   },
 };
 
-// {city, title, lines: [{group, badge, text}], marks: {"r:c": {group, badge, words}}}
+// {city, title, lines: [{group, badge, text}], marks: {"r:c": {group, badge}}}
 function explainInWords(table, category, index) {
   const scored = table.scores.cities[index];
   const why = scored.explanation[category];
   const points = scored.scores[category];
   const lines = [];
   const marks = {};
-  const add = (cells, text, badge, words) => {
+  const add = (cells, text, badge) => {
     const group = lines.length;
     lines.push({ group, badge, text });
-    for (const [r, c] of cells) marks[`${r}:${c}`] = { group, badge, words };
+    for (const [r, c] of cells) marks[`${r}:${c}`] = { group, badge };
   };
   const title = `${category[0].toUpperCase()}${category.slice(1)}: ${plural(points, "point", "points")}`;
   if (why && EXPLAIN[category]) EXPLAIN[category]({ why, points, grid: table.cities[index].grid, add, lines, marks, table });
@@ -99,7 +98,7 @@ function explainInWords(table, category, index) {
   return { city: index, title, lines, marks };
 }
 
-export function whyBox(h) {
+function whyBox(h) {
   const box = el("div", { className: "why" }, el("p", { className: "why-title", textContent: h.title }));
   if (h.lines.length) {
     const list = el("ul", { className: "why-lines" });
@@ -133,30 +132,41 @@ function countsExplanation(category, why, points) {
   }
 }
 
-// A score's button: tapped, its explanation is drawn on its city.
+// A score's button: tapped, a sheet over the scoreboard draws its cells on the city and says why.
 function scoreButton(page, city, i, category) {
   const name = cityName(page.table, i);
   const button = el("button", { type: "button", className: "score", textContent: city.scores[category] });
   button.setAttribute("aria-label", `${category}, ${name}: ${city.scores[category]}, show why`);
+  button.setAttribute("aria-haspopup", "dialog");
   button.dataset.category = category;
   button.dataset.city = i + 1;
   button.dataset.focus = `score:${category}:${i}`;
   button.addEventListener("click", () => {
     const why = city.explanation[category];
-    page.highlight = city.mode === "counts"
+    openWhy(page, i, city.mode === "counts"
       ? { city: i, marks: {}, title: countsExplanation(category, why, city.scores[category]), lines: [] }
-      : explainInWords(page.table, category, i);
-    page.render();
-    document.querySelector(`.city[data-city="${i + 1}"]`).scrollIntoView({ behavior: "smooth", block: "center" });
+      : explainInWords(page.table, category, i));
   });
   return button;
+}
+
+// The sheet (a modal dialog of the page): the city's title, its cells drawn, the lines that say why.
+function openWhy(page, index, h) {
+  const sheet = $("why-sheet");
+  $("why-sheet-title").textContent = cityTitle(page.table, index);
+  const city = page.table.cities[index];
+  const drawing = city.grid ? drawnGrid(page, city, index, h.marks) : null;
+  $("why-sheet-body").replaceChildren(...[drawing, whyBox(h)].filter(Boolean));
+  sheet.dataset.city = index + 1;
+  if (!sheet.open) sheet.showModal();
+  sheet.querySelector("button").focus();
 }
 
 export function scoreboard(page) {
   const { table } = page;
   const s = table.scores;
   const root = el("div");
-  if (s.complete) root.append(results(s)); // results first: the winner, then the detail
+  if (s.complete) root.append(results(table)); // results first: the winner, then the detail
   const corner = el("th", { scope: "col" }, el("span", { className: "visually-hidden", textContent: "Category" }));
   const head = el("tr", {}, corner);
   // Columns are named by who built each city; the small city number matches the cards below.
@@ -194,17 +204,46 @@ export function scoreboard(page) {
   return root;
 }
 
-// Every city is known: the winner and each player's final score.
-function results(s) {
+// Every city is known: the winner, then each player's final score with where it comes from:
+// both their cities, the lower one (the one that counts) in bold; the two-player sum written
+// out; Automaville's total with the solo difficulty's modifier.
+function results(table) {
+  const s = table.scores;
   const box = el("div", { className: "results" }, el("p", { className: "winner", textContent: `Winner: ${s.winner.join(" and ")}` }));
-  const list = el("ol", { className: "players" });
+  const list = el("ol", { className: "players podium" });
   for (const p of s.players) {
-    const where = p.final_city ? `city ${p.final_city}` : "both cities";
-    list.append(el("li", { value: p.rank }, el("b", { textContent: p.name }), ` ${p.final} points (${where})`));
+    const item = el("li", { value: p.rank }, el("span", { className: "place", textContent: ordinal(p.rank) }), " ",
+      el("b", { className: "name", textContent: p.name }), ` ${plural(p.final, "point", "points")}`);
+    item.dataset.rank = p.rank;
+    item.append(el("span", { className: "from" }, ...whereFrom(table, p)));
+    list.append(item);
   }
   box.append(el("h3", { textContent: "Final scores" }), list);
-  s.tiebreaks.forEach((t) => box.append(el("p", { className: "hint", textContent: `Tie: ${t}` })));
+  s.tiebreaks.forEach((t) => box.append(el("p", { className: "hint tie", textContent: `Tie: ${t}` })));
   return box;
+}
+
+const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 > 10 && n % 100 < 14 ? 0 : n % 10] || "th"}`;
+
+// A player's cities as the final score takes them: "city 1 (Ann & Ben) 48, the lower: counts ·
+// city 3 (Cy & Ann) 53"; at a table of 5 or more, one line each: "city 1 48, the lower: counts ·
+// city 3 53" (the scoreboard's columns name the builders).
+function whereFrom(table, p) {
+  const compact = table.players.length >= 5;
+  const cities = p.cities.map((number, k) => {
+    const scored = table.scores.cities[number - 1];
+    const total = scored && scored.difficulty ? scored.difficulty.line : p.city_totals[k]; // "53 + 4 = 57 (difficulty 6)"
+    return { number, text: compact ? `city ${number} ${total}` : `city ${number} (${cityName(table, number - 1)}) ${total}` };
+  });
+  if (p.final_city === null || p.final_city === undefined) { // two players: both cities count
+    return [`${cities.map((c) => c.text).join(" + ")} = ${p.final}, the sum of both cities`];
+  }
+  const parts = [];
+  cities.forEach((c, k) => {
+    if (k) parts.push(" · ");
+    parts.push(c.number === p.final_city ? el("strong", { className: "counts", textContent: `${c.text}, the lower: counts` }) : c.text);
+  });
+  return parts;
 }
 
 // --- a city's total moved by another city's tiles (factories are ranked across the table) -------

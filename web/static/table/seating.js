@@ -2,6 +2,7 @@
 // table (every city found, read and seated) with its panel where the players check the seating.
 import { $, call, el } from "../common.js";
 import { shrink, upload } from "./api.js";
+import { replaceWork } from "./cards.js";
 import { forgetConfirmed, refocus, setCardError } from "./state.js";
 import { cityName, esc, plural, sentence } from "./words.js";
 
@@ -52,6 +53,7 @@ export function fitSeating() {
 export async function sendTablePhoto(page, file) {
   if (!file || !(await page.loaded())) return;
   if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
+  if (!replaceWork(page, page.table.cities.map((_, i) => i))) return; // it may seat a city anywhere
   page.showError("");
   // The server may seat a city anywhere: every city waits while the photo is read.
   page.table.cities.forEach((_, i) => page.busy.set(i, "Reading…"));
@@ -74,7 +76,6 @@ export async function sendTablePhoto(page, file) {
   const { photo: placed, ...answer } = result.data;
   page.answer(answer);
   for (const seat of placed.seats) { forgetConfirmed(page, seat); setCardError(page, seat, ""); }
-  if (page.highlight && placed.seats.includes(page.highlight.city)) page.highlight = null;
   page.paint = null;
   page.nextCell = null;
   const shot = (page.table.cities[placed.seats[0]].reading || {}).table_photo;
@@ -289,10 +290,12 @@ function moveSeats(page, order) {
     const [index, r, c] = key.split(":");
     page.confirmed.add(`${to.get(Number(index))}:${r}:${c}`);
   }
+  const retries = [...page.retry];
+  page.retry.clear();
+  for (const [index, photo] of retries) page.retry.set(to.get(index), photo);
   const open = [...page.countsOpen];
   page.countsOpen.clear();
   for (const index of open) page.countsOpen.add(to.get(index));
-  page.highlight = null;
   page.nextCell = null;
   page.paint = null;
 }

@@ -13,11 +13,11 @@ export function createPage(root, draw) {
     table: null,
     learning: null, // what the reader learned from the players (GET /api/learning)
     loading: null, // the first GET of the table: controls used before it arrived wait for it
-    highlight: null, // {city, marks, title, lines}: a score's explanation drawn on its city
     cardErrors: {}, // city index -> message shown in that city's card
     moved: {}, // city index -> why its total moved though its tiles did not (another city's factories)
     confirmed: new Set(), // "index:r:c" of flagged cells the player confirmed as read
     busy: new Map(), // city index -> "Reading…" / "Waiting…" while its photo is sent and read
+    retry: new Map(), // city index -> the photo that did not reach the server, for "Try again"
     countsOpen: new Set(), // city indexes whose "Type counts" form is open
     paint: null, // {city, building}: paint mode, each tapped cell becomes that building
     nextCell: null, // {city, r, c}: the empty cell chosen after one was set with the picker
@@ -27,6 +27,7 @@ export function createPage(root, draw) {
     swapFrom: null, // the seat chosen first in the seating panel: the next seat chosen swaps with it
     reordering: false, // a new seating is being sent
     wholeTable: false, // a whole-table photo is being sent and read
+    undo: null, // {index, text, undo, after}: the last change to a city, offered to be taken back (undo.js)
 
     render: () => draw(page),
     showError: (message) => { $("table-error").textContent = message || ""; },
