@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .city import GAME_SUPPLY, TILES, TYPES, City, PartialCity, SortedCity, beyond_supply
+from .duplex import holds_two_duplexes
 from .errors import TableError
 from .rules import CATEGORIES, factory_ranks, score_city, score_sorted_city
 
@@ -130,11 +131,16 @@ def _too_many(over: dict[str, int], where: str) -> list[str]:
 
 
 def supply_warnings(city: City | SortedCity) -> list[str]:
-    """Buildings the game has too few of to build this city (a typing or reading slip), and
-    tile counts short of a finished city's 16."""
+    """Buildings the game has too few of to build this city (a typing or reading slip),
+    tile counts short of a finished city's 16, and a laid-out city where the two duplex tiles
+    every city has cannot lie."""
     warnings = _too_many(beyond_supply([city]), "in this city")
-    if isinstance(city, SortedCity) and city.total < TILES:
-        warnings.append(f"{city.total} buildings counted, but a finished city has {TILES}")
+    if isinstance(city, SortedCity):
+        if city.total < TILES:
+            warnings.append(f"{city.total} buildings counted, but a finished city has {TILES}")
+    elif (not isinstance(city, PartialCity) or city.tiles == TILES) and not holds_two_duplexes(city):
+        warnings.append("no two of the game's duplex tiles fit in this city, but every city "
+                        "has two: a cell may be wrong")
     return warnings
 
 

@@ -166,7 +166,7 @@ def test_city_saved_with_a_byte_order_mark_is_read(tmp_path, capsys):
 
 def test_city_the_game_cannot_build_is_scored_with_a_warning(tmp_path, capsys):
     path = tmp_path / "drinks.txt"
-    path.write_text("Td Td Td Td\nTd Td Td Td\nS S S S\nS S S S\n")
+    path.write_text("Td Td Td Td\nTd Td Td Td\nS H S S\nS S S Tb\n")
     assert main(["score-grid", str(path)]) == 0
     captured = capsys.readouterr()
     assert "total" in captured.out
@@ -176,11 +176,11 @@ def test_city_the_game_cannot_build_is_scored_with_a_warning(tmp_path, capsys):
 
 def test_cities_that_together_use_more_than_the_game_has_are_warned_about(tmp_path, capsys):
     path = tmp_path / "shops.txt"
-    path.write_text("S S S S\n" * 4)
+    path.write_text("S S S S\n" * 3 + "S H O S\n")
     assert main(["score-grid", str(path), str(path), "--json"]) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)
-    message = "32 shop buildings in these cities together, but the game has only 24"
+    message = "28 shop buildings in these cities together, but the game has only 24"
     assert result["warnings"] == [message]
     assert [c["warnings"] for c in result["cities"]] == [[], []]
     assert captured.err == f"btc-scorer: warning: {message}\n"

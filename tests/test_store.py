@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from scorer.errors import TableError
 from web.store import PhotoChanged, Store
 
 GRID = [["shop"] * 4] * 4
@@ -33,10 +34,12 @@ def test_a_new_reading_replaces_every_file_of_the_city(store):
     store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"n": 1})
     first = files(store)
     store.keep_reading(key, 0, b"photo-2", b"warped-2", GRID, {"n": 2})
-    assert len(files(store)) == 2 and not first & files(store)  # new names, old ones gone
-    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-2"
-    assert store.image(key, 0, "warped")[1].read_bytes() == b"warped-2"
-    assert store.get_table(key)["cities"][0]["reading"] == {"n": 2}
+    assert len(files(store)) == 4 and first < files(store)  # new names, old ones set aside
+    store.keep_reading(key, 0, b"photo-3", b"warped-3", GRID, {"n": 3})
+    assert len(files(store)) == 4 and not first & files(store)  # one undo kept, not more
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-3"
+    assert store.image(key, 0, "warped")[1].read_bytes() == b"warped-3"
+    assert store.get_table(key)["cities"][0]["reading"] == {"n": 3}
 
 
 def test_a_reading_of_a_replaced_photo_changes_nothing(store):
@@ -60,13 +63,45 @@ def test_an_unread_photo_keeps_the_grid_and_marks_the_city(store):
     assert store.image(key, 0, "warped")[1].read_bytes() == b"warped-1"
 
 
-def test_typing_a_city_in_removes_its_photos(store):
+def test_typing_a_city_in_sets_its_photos_aside_until_typed_again(store):
     key = store.create_table("t", ["A", "B", "C"], 4, 3)
     store.keep_reading(key, 1, b"photo", b"warped", GRID, {"n": 1})
     store.type_city(key, 1, GRID)
-    assert files(store) == set() and store.image(key, 1, "photo") is None
+    assert len(files(store)) == 2 and store.image(key, 1, "photo") is None  # for an undo
     assert store.get_table(key)["cities"][1] == {"index": 1, "grid": GRID, "counts": None,
                                                  "reading": None, "photo": False}
+    store.type_city(key, 1, GRID)
+    assert files(store) == set()
+
+
+def test_a_retake_and_a_type_over_can_be_put_back_and_redone(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"model_grid": GRID}, cells=CELLS)
+    store.set_cell(key, 0, 0, 0, "park", b"cell")
+    first = store.get_table(key)["cities"][0]
+    store.keep_reading(key, 0, b"photo-2", b"warped-2", GRID, {"model_grid": GRID}, cells=CELLS)
+    assert store.get_table(key)["cities"][0]["grid"][0][0] == "shop"  # the retake's reading
+    store.restore_city(key, 0)
+    assert store.get_table(key)["cities"][0] == first  # with the player's correction
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-1"
+    store.restore_city(key, 0)  # again: redone
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-2"
+    store.restore_city(key, 0)
+    store.type_city(key, 0, [[None] * 4] * 4)  # typed over
+    store.restore_city(key, 0)
+    assert store.get_table(key)["cities"][0] == first
+    assert len(files(store)) == 3  # one undo kept: the retake's files went with the type-over
+    with pytest.raises(TableError, match="nothing to put back"):
+        store.restore_city(key, 1)
+
+
+def test_a_set_aside_city_moves_with_its_seat(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"n": 1})
+    store.keep_reading(key, 0, b"photo-2", b"warped-2", GRID, {"n": 2})
+    store.reorder(key, [1, 2, 0])  # seat 3 gets the city that was at seat 1
+    store.restore_city(key, 2)
+    assert store.get_table(key)["cities"][2]["reading"] == {"n": 1}
 
 
 def test_deleting_a_table_removes_its_files_and_corrections(store):
@@ -76,9 +111,24 @@ def test_deleting_a_table_removes_its_files_and_corrections(store):
         store.keep_reading(k, 0, b"photo", b"warped", GRID, {"model_grid": GRID}, cells=CELLS)
         store.set_cell(k, 0, 0, 0, "park", b"cell image")
     assert store.delete_table(key) and not store.delete_table(key)
+    assert store.get_table(key) is None and [t["id"] for t in store.list_tables()] == [other]
     assert [c["table"] for c in store.corrections()] == [other]
+    store.purge(0)  # once kept for an undo long enough
     assert len(files(store)) == 3 and store.get_table(other)["cities"][0]["photo"]
     assert store.lessons() == [(bytes(4), "park", True), (bytes(4), "park", True)]
+
+
+def test_a_table_deleted_moments_ago_comes_back_whole(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo", b"warped", GRID, {"model_grid": GRID}, cells=CELLS)
+    store.set_cell(key, 0, 0, 0, "park", b"cell image")
+    before = store.get_table(key)
+    assert store.delete_table(key) and not store.restore_table("unknown")
+    assert store.restore_table(key) and not store.restore_table(key)
+    assert store.get_table(key) == before and len(files(store)) == 3
+    store.delete_table(key)
+    store.purge(0)
+    assert not store.restore_table(key) and files(store) == set()
 
 
 def test_a_cell_keeps_the_players_latest_choice_and_forgets_an_undone_one(store):
@@ -126,7 +176,7 @@ def test_concurrent_readings_leave_one_whole_city(store):
     assert city["grid"][0][0] == f"g{n}"
     assert store.image(key, 0, "photo")[1].read_bytes() == f"photo-{n}".encode()
     assert store.image(key, 0, "warped")[1].read_bytes() == f"warped-{n}".encode()
-    assert len(files(store)) == 2
+    assert len(files(store)) == 4  # and the one before it, set aside for an undo
 
 
 def test_files_left_by_a_killed_request_are_swept_at_start(tmp_path):
@@ -198,6 +248,7 @@ def test_counts_and_a_grid_replace_each_other(store):
     store.type_counts(key, 1, {"shop": 6})
     city = store.get_table(key)["cities"][1]
     assert city["counts"] == {"shop": 6} and city["grid"] is None and not city["photo"]
+    store.type_counts(key, 1, {"shop": 6})
     assert files(store) == set()
     store.set_cell(key, 1, 0, 0, "park")
     assert store.get_table(key)["cities"][1]["counts"] is None

@@ -115,7 +115,8 @@ def test_automas_names_are_fine_at_a_table_without_automas():
     assert {p["name"] for p in result["players"]} == {"Automartin", "Ben", "Cy"}
 
 
-DRINKS = city("Td Td Td Td / Td Td Td Td / S S S S / S S S S")  # 8 tavern-drink: the game has 7
+DRINKS = city("Td Td Td Td / Td Td Td Td / S H S S / S S S Tb")  # 8 tavern-drink: the game has 7
+BUILT_SHOPS = city("S S S S / S S S S / S S S S / S H O S")  # 14 shops, two duplexes that fit
 
 
 def test_city_beyond_the_games_supply_is_scored_with_a_warning():
@@ -127,9 +128,9 @@ def test_city_beyond_the_games_supply_is_scored_with_a_warning():
 
 
 def test_cities_beyond_the_games_supply_together_are_warned_about():
-    result = score_table(Table((SHOPS, SHOPS, MIXED), ("Ann", "Ben", "Cy")))
+    result = score_table(Table((BUILT_SHOPS, BUILT_SHOPS, MIXED), ("Ann", "Ben", "Cy")))
     assert result["warnings"] == [
-        "36 shop buildings in these cities together, but the game has only 24"]
+        "32 shop buildings in these cities together, but the game has only 24"]
     assert all(c["warnings"] == [] for c in result["cities"])
 
 
@@ -165,3 +166,26 @@ def test_an_empty_city_being_typed_scores_nothing():
 
     (running,) = running_scores([], [PartialCity.from_rows([[None] * 4] * 4)])
     assert running == {"scores": {k: 0 for k in running["scores"]}, "tiles": 0}
+
+
+NO_DUPLEXES = "no two of the game's duplex tiles fit in this city, but every city has two: a cell may be wrong"
+
+
+def test_a_city_where_two_duplex_tiles_cannot_lie_is_warned_about():
+    from scorer.table import supply_warnings
+
+    assert supply_warnings(MIXED) == []
+    assert supply_warnings(HOUSES) == [NO_DUPLEXES]  # no duplex tile is two houses
+    # House-park, park-factory and park-over-house all fit, but every one needs the park at the top.
+    assert supply_warnings(city("H P F H / H H H H / H H H H / H H H H")) == [NO_DUPLEXES]
+
+
+def test_a_city_still_being_typed_is_not_warned_about_its_duplexes():
+    from scorer.city import PartialCity
+    from scorer.table import supply_warnings
+
+    rows = [["house"] * 4 for _ in range(4)]
+    rows[3][3] = None
+    assert supply_warnings(PartialCity.from_rows(rows)) == []
+    rows[3][3] = "house"
+    assert supply_warnings(PartialCity.from_rows(rows)) == [NO_DUPLEXES]

@@ -85,7 +85,31 @@ def test_list_rename_delete(client):
     assert client.patch(f"/api/tables/{table['id']}", json={"name": " "}).status_code == 400
     assert client.delete(f"/api/tables/{table['id']}").status_code == 204
     assert client.get(f"/api/tables/{table['id']}").status_code == 404
+    assert client.get("/api/tables").json["tables"] == []
     assert client.delete(f"/api/tables/{table['id']}").status_code == 404
+    # the undo: the table comes back whole, once
+    restored = client.post(f"/api/tables/{table['id']}/restore")
+    assert restored.status_code == 200 and restored.json["name"] == "Saturday"
+    assert restored.json == client.get(f"/api/tables/{table['id']}").json
+    again = client.post(f"/api/tables/{table['id']}/restore")
+    assert again.status_code == 404 and "deleted in the last 10 minutes" in again.json["error"]
+
+
+def test_a_retake_and_a_type_over_are_undone_with_their_corrections(client):
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}/cities/2"
+    first = upload(client, table["id"], 2, photo(CASES[0]).read_bytes()).json
+    old = first["cities"][1]["grid"][0][0]
+    corrected = client.put(f"{url}/cells/1/1", json={"building": "park" if old != "park" else "shop"})
+    upload(client, table["id"], 2, photo(CASES[1]).read_bytes())  # a retake
+    undone = client.post(f"{url}/restore")
+    assert undone.status_code == 200 and undone.json["cities"] == corrected.json["cities"]
+    assert undone.json["scores"] == corrected.json["scores"]
+    client.put(f"{url}/grid", json={"grid": GRID})  # typed over
+    assert client.post(f"{url}/restore").json["cities"] == corrected.json["cities"]
+    assert client.get(f"{url}/photo.jpg").status_code == 200
+    nothing = client.post(f"/api/tables/{table['id']}/cities/3/restore")
+    assert nothing.status_code == 400 and nothing.json["error"] == "city 3 has nothing to put back"
 
 
 def test_typed_cities_score_the_table_and_export(client):
@@ -251,7 +275,8 @@ def test_correction_survives_an_unreadable_warped_image(app, client):
 ID_ROUTES = [("GET", ""), ("PATCH", ""), ("DELETE", ""), ("POST", "/cities/1/photo"),
              ("POST", "/cities/1/corners"), ("PUT", "/cities/1/grid"),
              ("PUT", "/cities/1/cells/1/1"), ("GET", "/cities/1/photo.jpg"),
-             ("GET", "/cities/1/warped.jpg"), ("GET", "/export.json"), ("GET", "/export.csv")]
+             ("GET", "/cities/1/warped.jpg"), ("GET", "/export.json"), ("GET", "/export.csv"),
+             ("POST", "/restore"), ("POST", "/cities/1/restore")]
 JSON_ROUTES = [("POST", "/api/tables"), ("PATCH", "/api/tables/{id}"),
                ("POST", "/api/tables/{id}/cities/1/corners"), ("PUT", "/api/tables/{id}/cities/1/grid"),
                ("PUT", "/api/tables/{id}/cities/1/cells/1/1")]
@@ -381,7 +406,7 @@ def test_a_photo_without_a_city_keeps_the_grid_and_asks_for_corners(app, client)
     city = client.get(f"/api/tables/{table['id']}").json["cities"][0]
     assert city["grid"] == before["grid"] and city["reading"]["unread"] is True
     assert client.get(f"/api/tables/{table['id']}/cities/1/warped.jpg").data == warped
-    assert len(_files(app)) == 2  # the old photo went with its replacement
+    assert len(_files(app)) == 3  # the old photo is set aside for an undo
 
 
 def test_concurrent_uploads_to_one_city_leave_one_whole_city(app):
@@ -411,7 +436,7 @@ def test_concurrent_uploads_to_one_city_leave_one_whole_city(app):
     kept = min(cases, key=distance)
     assert city["grid"] == truth(kept)["grid"]
     assert np.abs(np.array(city["reading"]["corners"]) - truth(kept)["corners"]).max() < 20
-    assert len(_files(app)) == 2
+    assert len(_files(app)) == 4  # and the one before, set aside for an undo
 
 
 def test_deleting_a_table_removes_its_photos_and_corrections(app, client):
@@ -420,6 +445,8 @@ def test_deleting_a_table_removes_its_photos_and_corrections(app, client):
     client.put(f"/api/tables/{table['id']}/cities/1/cells/1/1", json={"building": "park"})
     assert len(_files(app)) == 3
     client.delete(f"/api/tables/{table['id']}")
+    assert len(_files(app)) == 3  # kept a while for an undo
+    app.extensions["store"].purge(0)
     assert _files(app) == set() and app.extensions["store"].corrections() == []
 
 
@@ -535,7 +562,8 @@ def test_solo_table_keeps_its_difficulty(client):
     assert table["difficulty"] == 6 and len(table["cities"]) == 3
 
 
-DRINKS = [["tavern-drink"] * 4, ["tavern-drink"] * 4, ["shop"] * 4, ["shop"] * 4]
+DRINKS = [["tavern-drink"] * 4, ["tavern-drink"] * 4, ["shop", "house", "shop", "shop"],
+          ["shop", "shop", "shop", "tavern-bed"]]
 
 
 def test_city_beyond_the_games_supply_is_scored_with_a_warning(client):

@@ -13,7 +13,7 @@ from scorer.errors import DecodeBusy, GridNotFound, ScorerError, TableError
 from scorer.table import check_seating, cities_for
 
 from . import service
-from .store import PhotoChanged
+from .store import DELETED_KEPT_S, PhotoChanged
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -133,6 +133,26 @@ def delete_table(table_id: str):
     if not _store().delete_table(table_id):
         abort(404, description=f"no table {table_id[:40]}")
     return "", 204
+
+
+@bp.post("/tables/<table_id>/restore")
+def restore_table(table_id: str):
+    """Bring back a table deleted moments ago (the undo of a delete)."""
+    if not _store().restore_table(table_id):
+        abort(404, description=f"no table {table_id[:40]} deleted in the last "
+                               f"{DELETED_KEPT_S // 60} minutes")
+    return jsonify(_table_json(table_id))
+
+
+@bp.post("/tables/<table_id>/cities/<int:city>/restore")
+def restore_city(table_id: str, city: int):
+    """Put a city back as it was before its latest photo or typing over, with its photo,
+    reading and corrections (the undo of a retake or a type-over; again, to redo)."""
+    table = _table(table_id)
+    index = _city_index(table, city)
+    _store().restore_city(table_id, index)
+    service.learn(_store(), current_app.extensions["reader"])
+    return jsonify(_table_json(table_id))
 
 
 @bp.post("/tables/<table_id>/cities/<int:city>/photo")

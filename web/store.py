@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS tables (
     players TEXT NOT NULL,          -- JSON list, clockwise seating order
     difficulty INTEGER NOT NULL DEFAULT 4,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    deleted REAL                    -- when it was deleted: kept DELETED_KEPT_S for an undo
 );
 CREATE TABLE IF NOT EXISTS cities (
     table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -43,6 +44,12 @@ CREATE TABLE IF NOT EXISTS cities (
     cells BLOB,                     -- float16 (16, D + L): the reading's cells, to learn from
     counts TEXT,                    -- JSON building -> n: solo Automaville's tiles sorted by
                                     -- type (beginner mode), instead of a grid
+    PRIMARY KEY (table_id, idx)
+);
+CREATE TABLE IF NOT EXISTS replaced (   -- a city as it was before its latest photo or typing
+    table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,  -- over: for an undo
+    idx INTEGER NOT NULL,
+    grid TEXT, reading TEXT, photo_file TEXT, warped_file TEXT, cells BLOB, counts TEXT,
     PRIMARY KEY (table_id, idx)
 );
 CREATE TABLE IF NOT EXISTS corrections (
@@ -86,9 +93,11 @@ CREATE TABLE IF NOT EXISTS campaign_games (
     PRIMARY KEY (campaign_id, idx)
 );
 """
-VERSION = 4
+VERSION = 5
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 ORPHAN_GRACE_S = 600  # unreferenced files younger than this may belong to a request in flight
+DELETED_KEPT_S = 600  # a deleted table can be brought back this long
+CONTENT = ("grid", "reading", "photo_file", "warped_file", "cells", "counts")  # a city's
 
 
 class PhotoChanged(Exception):
@@ -155,7 +164,7 @@ class Store:
         columns = {r["name"] for r in db.execute("PRAGMA table_info(tables)")}
         if "key" not in columns:
             db.execute("ALTER TABLE tables ADD COLUMN key TEXT")
-        for table, column, kind in (("cities", "photo_file", "TEXT"),
+        for table, column, kind in (("tables", "deleted", "REAL"), ("cities", "photo_file", "TEXT"),
                                     ("cities", "warped_file", "TEXT"), ("cities", "cells", "BLOB"),
                                     ("cities", "counts", "TEXT"),
                                     ("corrections", "model_guess", "TEXT"),
@@ -201,22 +210,19 @@ class Store:
         if not names:
             return
         with self._db(write=False) as db:
-            used = {r[0] for r in db.execute(
-                "SELECT photo_file FROM cities WHERE table_id = ? UNION SELECT warped_file "
-                "FROM cities WHERE table_id = ? UNION SELECT image FROM corrections WHERE "
-                "table_id = ?", (row_id, row_id, row_id))}
+            used = {r[1] for r in db.execute(f"{USED_FILES} WHERE table_id = ?", (row_id,))}
         for name in names - used:
             (self._folder(row_id) / name).unlink(missing_ok=True)
 
     def sweep(self, grace_s: float = ORPHAN_GRACE_S) -> int:
-        """Remove image files and folders no row points at (left by a killed request)."""
+        """Remove the tables deleted long enough ago, and image files and folders no row
+        points at (left by a killed request)."""
+        self.purge()
         if not self.images.is_dir():
             return 0
         with self._db(write=False) as db:
             tables = {str(r[0]) for r in db.execute("SELECT id FROM tables")}
-            used = {(str(r[0]), r[1]) for r in db.execute(
-                "SELECT table_id, photo_file FROM cities UNION SELECT table_id, warped_file "
-                "FROM cities UNION SELECT table_id, image FROM corrections") if r[1]}
+            used = {(str(r[0]), r[1]) for r in db.execute(USED_FILES) if r[1]}
         cutoff, removed = time.time() - grace_s, 0
         for folder in self.images.iterdir():
             for path in (folder.iterdir() if folder.is_dir() else [folder]):
@@ -242,12 +248,14 @@ class Store:
 
     def list_tables(self) -> list[dict]:
         with self._db(write=False) as db:
-            rows = db.execute("SELECT * FROM tables ORDER BY updated DESC").fetchall()
+            rows = db.execute("SELECT * FROM tables WHERE deleted IS NULL "
+                              "ORDER BY updated DESC").fetchall()
         return [self._table_row(r) for r in rows]
 
     def get_table(self, key: str) -> dict | None:
         with self._db(write=False) as db:
-            row = db.execute("SELECT * FROM tables WHERE key = ?", (key,)).fetchone()
+            row = db.execute("SELECT * FROM tables WHERE key = ? AND deleted IS NULL",
+                             (key,)).fetchone()
             if row is None:
                 return None
             cities = db.execute("SELECT * FROM cities WHERE table_id = ? ORDER BY idx",
@@ -270,23 +278,42 @@ class Store:
 
     def rename_table(self, key: str, name: str) -> None:
         with self._db() as db:
-            db.execute("UPDATE tables SET name = ?, updated = ? WHERE key = ?",
+            db.execute("UPDATE tables SET name = ?, updated = ? WHERE key = ? AND deleted IS NULL",
                        (name, time.time(), key))
 
     def delete_table(self, key: str) -> bool:
-        """Remove the table with its cities, corrections and every file; False if unknown."""
+        """Delete a table: gone from the list and its link at once, and kept
+        ``DELETED_KEPT_S`` for :meth:`restore_table` (an undo); False if unknown."""
         with self._db() as db:
-            row = db.execute("SELECT id FROM tables WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                return False
-            db.executemany("INSERT INTO lessons (cell, building, player, created) "
-                           "VALUES (?, ?, ?, ?)", [(c, b, int(p), time.time())
-                                                   for c, b, p in self._lessons(db, row["id"])])
-            for sql in ("DELETE FROM corrections WHERE table_id = ?",
-                        "DELETE FROM cities WHERE table_id = ?", "DELETE FROM tables WHERE id = ?"):
-                db.execute(sql, (row["id"],))
-        shutil.rmtree(self._folder(row["id"]), ignore_errors=True)
-        return True
+            gone = db.execute("UPDATE tables SET deleted = ? WHERE key = ? AND deleted IS NULL",
+                              (time.time(), key)).rowcount
+        self.purge()
+        return bool(gone)
+
+    def restore_table(self, key: str) -> bool:
+        """Bring back a table deleted less than ``DELETED_KEPT_S`` ago; False if there is none."""
+        self.purge()
+        with self._db() as db:
+            return bool(db.execute("UPDATE tables SET deleted = NULL WHERE key = ? AND "
+                                   "deleted IS NOT NULL", (key,)).rowcount)
+
+    def purge(self, kept_s: float = DELETED_KEPT_S) -> None:
+        """Remove the tables deleted more than ``kept_s`` ago with their cities, corrections
+        and every file; what the reader learned from them is kept apart (lessons)."""
+        with self._db() as db:
+            rows = db.execute("SELECT id FROM tables WHERE deleted < ?",
+                              (time.time() - kept_s,)).fetchall()
+            for row in rows:
+                db.executemany("INSERT INTO lessons (cell, building, player, created) "
+                               "VALUES (?, ?, ?, ?)", [(c, b, int(p), time.time()) for c, b, p
+                                                       in self._lessons(db, row["id"])])
+                for sql in ("DELETE FROM corrections WHERE table_id = ?",
+                            "DELETE FROM replaced WHERE table_id = ?",
+                            "DELETE FROM cities WHERE table_id = ?",
+                            "DELETE FROM tables WHERE id = ?"):
+                    db.execute(sql, (row["id"],))
+        for row in rows:
+            shutil.rmtree(self._folder(row["id"]), ignore_errors=True)
 
     @staticmethod
     def _table_row(row: sqlite3.Row) -> dict:
@@ -389,8 +416,8 @@ class Store:
         try:
             with self._db() as db:
                 row = db.execute("SELECT c.*, t.id AS row_id FROM cities c JOIN tables t "
-                                 "ON t.id = c.table_id WHERE t.key = ? AND c.idx = ?",
-                                 (key, index)).fetchone()
+                                 "ON t.id = c.table_id WHERE t.key = ? AND c.idx = ? "
+                                 "AND t.deleted IS NULL", (key, index)).fetchone()
                 if row is None:
                     raise KeyError(f"no city {index} at table {key}")
                 row_id, city = row["row_id"], dict(row)
@@ -401,7 +428,35 @@ class Store:
                 self._remove(row_id, new_files)
             raise
         kept = {city["photo_file"], city["warped_file"]}
-        self._remove(row_id, {row["photo_file"], row["warped_file"]} - kept)
+        self._remove(row_id, ({row["photo_file"], row["warped_file"]}
+                              | city.get("set_aside_before", set())) - kept)
+
+    @staticmethod
+    def _set_aside(db: sqlite3.Connection, city: dict) -> set[str]:
+        """Keep the city as it is now, to be put back by :meth:`restore_city`; returns the
+        files of what was set aside before (the store removes those it no longer uses)."""
+        where = (city["table_id"], city["idx"])
+        before = db.execute("SELECT photo_file, warped_file FROM replaced WHERE table_id = ? "
+                            "AND idx = ?", where).fetchone()
+        db.execute(f"INSERT OR REPLACE INTO replaced (table_id, idx, {', '.join(CONTENT)}) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (*where, *(city[k] for k in CONTENT)))
+        return {before["photo_file"], before["warped_file"]} if before else set()
+
+    def restore_city(self, key: str, index: int) -> None:
+        """Put the city back as it was before its latest photo or typing over, with its
+        photo, reading and corrections; what it held until now is set aside in turn, so a
+        second call redoes. TableError when there is nothing to put back."""
+        with self._city(key, index) as (db, city):
+            before = db.execute("SELECT * FROM replaced WHERE table_id = ? AND idx = ?",
+                                (city["table_id"], index)).fetchone()
+            if before is None:
+                raise TableError(f"city {index + 1} has nothing to put back")
+            city["set_aside_before"] = self._set_aside(db, city)
+            db.execute(f"UPDATE cities SET {', '.join(f'{k} = ?' for k in CONTENT)}, "
+                       "photo = ? WHERE table_id = ? AND idx = ?",
+                       (*(before[k] for k in CONTENT), int(before["photo_file"] is not None),
+                        city["table_id"], index))
+            city.update(photo_file=before["photo_file"], warped_file=before["warped_file"])
 
     def type_city(self, key: str, index: int, grid) -> None:
         """A city typed in: its grid, no reading, and no photo any more."""
@@ -414,6 +469,7 @@ class Store:
 
     def _typed(self, key: str, index: int, grid, counts) -> None:
         with self._city(key, index) as (db, city):
+            city["set_aside_before"] = self._set_aside(db, city)
             city.update(photo_file=None, warped_file=None)
             db.execute("UPDATE cities SET grid = ?, counts = ?, reading = NULL, photo = 0, "
                        "photo_file = NULL, warped_file = NULL, cells = NULL "
@@ -423,7 +479,8 @@ class Store:
 
     def _row_id(self, key: str) -> int:
         with self._db(write=False) as db:
-            row = db.execute("SELECT id FROM tables WHERE key = ?", (key,)).fetchone()
+            row = db.execute("SELECT id FROM tables WHERE key = ? AND deleted IS NULL",
+                             (key,)).fetchone()
         if row is None:
             raise KeyError(f"no table {key}")
         return row["id"]
@@ -446,6 +503,8 @@ class Store:
                 raise PhotoChanged("the city's photo was replaced while it was read")
             if keep_choices:
                 grid, reading = self._carry_choices(db, city, files[0], grid, reading)
+            if photo is not None:  # a new photo: the city as it was can be put back
+                city["set_aside_before"] = self._set_aside(db, city)
             city.update(warped_file=files[0], photo_file=files[1] if photo else city["photo_file"])
             db.execute("UPDATE cities SET grid = ?, reading = ?, photo = 1, photo_file = ?, "
                        "warped_file = ?, cells = ?, counts = NULL WHERE table_id = ? AND idx = ?",
@@ -464,11 +523,11 @@ class Store:
             with self._db() as db:
                 for (index, _, grid, reading, cells), warped in zip(readings, files[1:],
                                                                     strict=True):
-                    row = db.execute("SELECT photo_file, warped_file FROM cities WHERE "
-                                     "table_id = ? AND idx = ?", (row_id, index)).fetchone()
+                    row = db.execute("SELECT * FROM cities WHERE table_id = ? AND idx = ?",
+                                     (row_id, index)).fetchone()
                     if row is None:
                         raise KeyError(f"no city {index} at table {key}")
-                    old |= {row["photo_file"], row["warped_file"]}
+                    old |= self._set_aside(db, dict(row))
                     db.execute("UPDATE cities SET grid = ?, reading = ?, photo = 1, "
                                "photo_file = ?, warped_file = ?, cells = ?, counts = NULL "
                                "WHERE table_id = ? AND idx = ?",
@@ -494,10 +553,12 @@ class Store:
                 db.execute("UPDATE cities SET idx = ? WHERE table_id = ? AND idx = ?",
                            (-1 - new, row_id, old))
             db.execute("UPDATE cities SET idx = -1 - idx WHERE table_id = ?", (row_id,))
-            db.execute("UPDATE corrections SET city = -1 - city WHERE table_id = ?", (row_id,))
-            for old, new in seat.items():
-                db.execute("UPDATE corrections SET city = ? WHERE table_id = ? AND city = ?",
-                           (new, row_id, -1 - old))
+            for table, column in (("corrections", "city"), ("replaced", "idx")):
+                db.execute(f"UPDATE {table} SET {column} = -1 - {column} WHERE table_id = ?",
+                           (row_id,))
+                for old, new in seat.items():
+                    db.execute(f"UPDATE {table} SET {column} = ? WHERE table_id = ? AND "
+                               f"{column} = ?", (new, row_id, -1 - old))
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), row_id))
 
     @staticmethod
@@ -532,6 +593,7 @@ class Store:
         row_id = self._row_id(key)
         name = self._write(row_id, f"city{index + 1}-photo", ".jpg", photo)
         with self._city(key, index, [name]) as (db, city):
+            city["set_aside_before"] = self._set_aside(db, city)
             reading = {**(_load(city["reading"]) or {}), "unread": True}
             city["photo_file"] = name
             db.execute("UPDATE cities SET reading = ?, photo = 1, photo_file = ? "
@@ -543,8 +605,8 @@ class Store:
         column = {"photo": "photo_file", "warped": "warped_file"}[kind]
         with self._db(write=False) as db:
             row = db.execute(f"SELECT c.{column} AS name, t.id FROM cities c JOIN tables t ON "
-                             "t.id = c.table_id WHERE t.key = ? AND c.idx = ?",
-                             (key, index)).fetchone()
+                             "t.id = c.table_id WHERE t.key = ? AND c.idx = ? AND "
+                             "t.deleted IS NULL", (key, index)).fetchone()
         if row is None or row["name"] is None:
             return None
         return row["name"], self._folder(row["id"]) / row["name"]
@@ -666,13 +728,19 @@ class Store:
         with self._db(write=False) as db:
             rows = db.execute("SELECT c.*, t.key FROM corrections c JOIN tables t "
                               "ON t.id = c.table_id WHERE c.model_guess IS NOT NULL "
-                              "ORDER BY c.id").fetchall()
+                              "AND t.deleted IS NULL ORDER BY c.id").fetchall()
         found = []
         for r in rows:
             path = self._folder(r["table_id"]) / r["image"] if r["image"] else None
             found.append({**dict(r), "table": r["key"],
                           "path": path if path is not None and path.is_file() else None})
         return found
+
+
+USED_FILES = ("SELECT * FROM (SELECT table_id, photo_file FROM cities UNION "
+              "SELECT table_id, warped_file FROM cities UNION SELECT table_id, image FROM "
+              "corrections UNION SELECT table_id, photo_file FROM replaced UNION "
+              "SELECT table_id, warped_file FROM replaced)")  # (table id, file name)
 
 
 def _with_chosen(reading, chosen: list) -> dict | None:

@@ -125,3 +125,27 @@ if (historyCard) {
   call("GET", "/api/stats").then((data) => showStats(data.players))
     .catch((e) => { error.textContent = `Statistics not shown: ${e.message}`; });
 }
+
+// A table deleted from its page comes here: a snackbar offers to bring it back (the server
+// keeps a deleted table ten minutes).
+function offerRestore() {
+  const deleted = JSON.parse(sessionStorage.getItem("deleted-table") || "null");
+  sessionStorage.removeItem("deleted-table");
+  if (!deleted || typeof deleted.id !== "string") return;
+  const undo = $("snackbar-undo");
+  $("snackbar-text").textContent = `${deleted.name} deleted.`;
+  $("snackbar").hidden = false;
+  undo.addEventListener("click", async () => {
+    undo.disabled = true;
+    try {
+      await call("POST", `/api/tables/${encodeURIComponent(deleted.id)}/restore`);
+      location.href = `/tables/${encodeURIComponent(deleted.id)}`;
+    } catch (e) {
+      $("snackbar-text").textContent = `Not brought back: ${e.message}`;
+      undo.hidden = true;
+    }
+  });
+  $("snackbar-close").addEventListener("click", () => { $("snackbar").hidden = true; });
+}
+
+offerRestore();

@@ -3,19 +3,21 @@ import { $, buildingName, call, el } from "../common.js";
 import { shrink, takeFiles, upload } from "./api.js";
 import { chosen, correctedCells, gridView, typedCount, typingPanel } from "./grid.js";
 import { forgetConfirmed, setCardError } from "./state.js";
-import { offerUndo, putGrid } from "./undo.js";
+import { offerUndo, restoreCity } from "./undo.js";
 import { cityName, cityTitle, isAutomaville, listed, plural } from "./words.js";
 
 // City photos, one after another from firstIndex (in seating order); each answer is the table.
 // A photo that could not be read says why in its city's card; one that did not reach the server
-// (network, server error) is kept for "Try again". A photo that would wipe the player's work
-// (a city typed in, corrections of a reading) is asked about first, unless asked already.
+// (network, server error) is kept for "Try again". A new photo of one city can be undone (the
+// server keeps what the city showed before); photos of several cities that would wipe the
+// player's work (a city typed in, corrections of a reading) are asked about first.
 export async function sendPhotos(page, files, firstIndex, asked = false) {
   if (!files.length || !(await page.loaded())) return;
   const { busy } = page;
   if (busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
   const count = Math.min(files.length, page.table.cities.length - firstIndex);
-  if (!asked && !replaceWork(page, [...Array(count).keys()].map((k) => firstIndex + k))) return;
+  if (!asked && count > 1 && !replaceWork(page, [...Array(count).keys()].map((k) => firstIndex + k))) return;
+  const retake = count === 1 && holdsSomething(page.table.cities[firstIndex]);
   page.showError("");
   const failed = [];
   for (let k = 0; k < count; k++) busy.set(firstIndex + k, "Waiting…");
@@ -31,6 +33,7 @@ export async function sendPhotos(page, files, firstIndex, asked = false) {
         forgetConfirmed(page, index);
         setCardError(page, index, "");
         page.answer(result.data);
+        if (retake) offerUndo(page, index, `City ${index + 1} read from the new photo.`, restoreCity(page, index));
         page.render();
         page.refreshLearning();
       } else {
@@ -38,7 +41,10 @@ export async function sendPhotos(page, files, firstIndex, asked = false) {
         else page.retry.delete(index); // the photo itself: another photo or the corners help, not a retry
         setCardError(page, index, `Photo not read: ${result.data.error}`);
         failed.push(`City ${index + 1}`);
-        if (result.data.table) page.answer(result.data.table); // no city found: the photo is kept, for its corners
+        if (result.data.table) { // no city found: the photo is kept, for its corners
+          page.answer(result.data.table);
+          if (retake) offerUndo(page, index, `City ${index + 1}: the new photo was not read.`, restoreCity(page, index));
+        }
         else if (result.status === 409) await page.load(); // another photo of this city came first
       }
     }
@@ -130,6 +136,9 @@ export function replaceWork(page, indexes) {
   return !lost.length || confirm(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`);
 }
 
+// A city with anything in it: a photo, a reading, tiles typed in, Automaville's counts.
+const holdsSomething = (city) => Boolean(city.photo || city.counts || (city.grid && city.grid.flat().some(Boolean)));
+
 // What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles".
 function workOn(page, index) {
   const city = page.table.cities[index];
@@ -157,16 +166,16 @@ function showBusy(card, text) {
   card.append(overlay);
 }
 
-// "Type in" starts an empty grid; "Type over" wipes a read city, so it asks first.
+// "Type in" starts an empty grid; "Type over" empties a city, and Undo brings back what it held
+// (its photo, reading and corrections too: the server keeps them aside).
 async function typeOver(page, city, index) {
-  if (city.grid && !confirm(`Type over City ${index + 1} (${cityName(page.table, index)})? Its ${city.photo ? "reading and corrections" : "cells"} will be wiped.`)) return;
   const empty = [0, 1, 2, 3].map(() => [null, null, null, null]);
-  const before = city.grid && structuredClone(city.grid);
-  const tiles = before ? before.flat().filter(Boolean).length : 0;
+  const had = holdsSomething(city);
+  const tiles = city.grid ? city.grid.flat().filter(Boolean).length : 0;
+  const what = city.photo ? "its photo's reading put aside" : `its ${plural(tiles, "tile", "tiles")} wiped`;
   try {
     page.answer(await call("PUT", `${page.api}/cities/${index + 1}/grid`, { grid: empty }));
-    // A typed-in city comes back with one tap; a photo's reading cannot (the confirm said so).
-    if (tiles && !city.photo) offerUndo(page, index, `City ${index + 1} typed over: its ${plural(tiles, "tile", "tiles")} wiped.`, putGrid(page, index, before));
+    if (had) offerUndo(page, index, `City ${index + 1} typed over: ${what}.`, restoreCity(page, index));
     forgetConfirmed(page, index);
     setCardError(page, index, "");
     page.nextCell = { city: index, r: 0, c: 0 };

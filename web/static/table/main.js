@@ -54,7 +54,8 @@ function wire(page) {
     if (!(await page.loaded())) return;
     if (!confirm(`Delete ${page.table.name}?`)) return;
     try { await call("DELETE", page.api); } catch (error) { page.showError(error.message); return; }
-    location.href = "/";
+    sessionStorage.setItem("deleted-table", JSON.stringify({ id: page.table.id, name: page.table.name }));
+    location.href = "/"; // where a snackbar offers to bring it back
   });
 }
 

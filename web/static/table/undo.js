@@ -1,6 +1,6 @@
 // The last change to a city, taken back from a snackbar at the bottom of the page: a corrected
-// cell, a painted cell, a typed-in city typed over. What cannot be taken back (a photo's
-// reading typed over, the table deleted) is asked about first instead.
+// cell, a painted cell, a city typed over, a new photo of a city (the server keeps what the city
+// held before). Deleting the table is asked about first, and undone from the home page.
 import { $, call } from "../common.js";
 import { setCardError } from "./state.js";
 
@@ -63,3 +63,4 @@ export function wireUndo(page) {
 // The usual undos: a cell back to what it showed, a whole grid back to what it was.
 export const putCell = (page, index, r, c, building) => () => call("PUT", `${page.api}/cities/${index + 1}/cells/${r + 1}/${c + 1}`, { building });
 export const putGrid = (page, index, grid) => () => call("PUT", `${page.api}/cities/${index + 1}/grid`, { grid });
+export const restoreCity = (page, index) => () => call("POST", `${page.api}/cities/${index + 1}/restore`);
