@@ -168,7 +168,8 @@ def test_an_empty_city_being_typed_scores_nothing():
     assert running == {"scores": {k: 0 for k in running["scores"]}, "tiles": 0}
 
 
-NO_DUPLEXES = "no two of the game's duplex tiles fit in this city, but every city has two: a cell may be wrong"
+NO_DUPLEXES = ("no two of the game's duplex tiles fit in this city, but every city has two: "
+               "a cell may be wrong")
 
 
 def test_a_city_where_two_duplex_tiles_cannot_lie_is_warned_about():

@@ -1,15 +1,24 @@
 """Learning the players' own tiles from the cells they labelled, with numpy only.
 
 The tile model reads 160 features of a cell (its tile and icon views) before it names the
-building. An ``Adaptation`` remembers the players' labelled cells by those features and,
-for a new cell, lets the closest labelled look-alike of each building vote (a kernel on
-the cosine of centred features, so cells that do not look alike get no say):
+building. An ``Adaptation`` remembers the labelled cells by those features and, for a new
+cell, blends the model's answer with that of the labelled cells it looks like:
 
-    p = (p_model + strength * votes) / (1 + strength * sum(votes))
+    p = (1 - t) * p_model + t * softmax(closeness / sharpness)
+    t = strength * k / (1 + strength * k)
 
-* the blend follows the evidence: a cell like none the players labelled is read by the
-  model alone; a close look-alike labelled by a player outweighs a confident model
-  (``strength``); a closer look-alike of another building outweighs it;
+where a building's closeness is the cosine (of centred features) of the closest cell
+labelled so, and k the kernel exp((cosine - 1) / width) of the closest labelled cell of
+all, times its weight (a player's choice 1, an accepted reading's cell less):
+
+* the blend follows the evidence: a cell like none labelled (k = 0) is read by the model
+  alone; a close look-alike labelled by a player outweighs a confident model; whether a
+  cell shows a tile at all stays the model's call;
+* tavern kinds: a new printing's taverns look like each other more than like the model's
+  (their own illustration), and the icon tells the kind. So a cell whose tile view is close
+  to a tavern the players labelled (any kind) is that close to each tavern kind, less the
+  model's doubt about the kind: one or two taverns teach a printing's taverns, and the
+  model still reads the kind from the icon;
 * it is local: a label changes the reading of cells like the one labelled, not of the
   rest of the game, which is what a few corrections of one copy can vouch for;
 * the built-in anchor cells (shipped with the model, labelled, read right by it) vote too,
@@ -35,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..city import BUILDINGS
+from ..city import BUILDINGS, TAVERN_KINDS
 from ..errors import LearningRefused, ModelError
 from .config import ADAPT, AdaptConfig
 
@@ -120,51 +129,85 @@ class Anchors:
 class Adaptation:
     """The labelled cells the reader remembers, the players' then the built-in anchors':
     references (M, D) centred features, their label columns (M,) among the model's labels,
-    weights (M,), the centre (D,) subtracted from features (the anchors' mean), and the
-    parts of the features (the tile view's, the icon view's) that must each look alike."""
+    weights (M,), the centre (D,) subtracted from features (the anchors' mean), the parts of
+    the features (the tile view's, the icon view's) that must each look alike, and the
+    columns of the tavern kinds (a tavern's tile looks like any tavern's, its icon says
+    which)."""
 
     references: np.ndarray
     columns: np.ndarray
     weights: np.ndarray
     centre: np.ndarray
     parts: tuple[int, ...]
+    taverns: tuple[int, ...]
+    empty: int  # the column of "no tile"
     players: int = 0  # the first this many references are the players' labels
     config: AdaptConfig = AdaptConfig()
     learned: dict[str, int] = field(default_factory=dict)  # cells per building
     doubtful: int = 0
     anchors_right: tuple[int, int] = (0, 0)  # (adapted, shipped) anchors read right
 
-    def votes(self, features: np.ndarray, n_labels: int, skip: np.ndarray | None = None):
-        """(N, L) votes for each label of cells (N, D): the weighted kernel of the closest
-        look-alike labelled so (the closest, not a sum, so the many anchors do not drown a
-        player's few labels); ``skip`` (N,): a reference each cell gets no vote from."""
-        cosine = _cosines(features - self.centre, self.references, self.parts)
-        kernel = np.exp((cosine - 1) / self.config.kernel_width)
-        kernel[cosine < self.config.min_cosine] = 0
-        if skip is not None:
-            kernel[np.arange(len(kernel)), skip] = 0
-        kernel *= self.weights * self._anchor_share(kernel)
-        votes = np.zeros((len(kernel), n_labels), np.float32)
-        for label in np.unique(self.columns):
-            votes[:, label] = kernel[:, self.columns == label].max(axis=1)
-        return votes
+    def look_alikes(self, probs: np.ndarray, features: np.ndarray,
+                    skip: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """How like each label the cells (N, D) look and how much that is worth.
 
-    def _anchor_share(self, kernel: np.ndarray) -> np.ndarray:
-        """(M,) how much each reference counts for these cells, read together (one photo,
-        one copy of the game): the anchors count less the more of the cells are closest to
-        a player's label, i.e. the more the photo looks like the players' own printing."""
-        share = np.ones(len(self.columns), np.float32)
-        if self.players and kernel.size:
-            closest = kernel.argmax(axis=1)[kernel.max(axis=1) > 0]
-            own = float((closest < self.players).mean()) if len(closest) else 0.0
-            share[self.players:] = 1 - own
-        return share
+        Returns closeness (N, L): the cosine of the closest reference labelled so (-inf for
+        a label none has; see ``_tavern_closeness`` for the tavern kinds), and trust (N,)
+        in [0, 1): the weighted kernel of the closest reference of all, times ``strength``,
+        as odds. ``probs`` (N, L): the model's own answer; ``skip`` (N,): a reference each
+        cell ignores.
+        """
+        cfg = self.config
+        centred = features - self.centre
+        cosine = _cosines(centred, self.references, self.parts)  # (N, M)
+        if skip is not None:
+            cosine[np.arange(len(cosine)), skip] = -1
+        closeness = np.full(probs.shape, -np.inf, np.float32)
+        for label in np.unique(self.columns):
+            closeness[:, label] = cosine[:, self.columns == label].max(axis=1)
+        closest = (self._kernel(cosine) * self.weights).max(axis=1)
+        if np.isin(self.columns[:self.players], self.taverns).any():
+            kinds = list(self.taverns)
+            like_kinds, worth = self._tavern_closeness(probs[:, kinds], centred)
+            closeness[:, kinds] = np.maximum(closeness[:, kinds], like_kinds)
+            closest = np.maximum(closest, worth)
+        trust = cfg.strength * closest / (1 + cfg.strength * closest)
+        return closeness, trust * (1 - probs[:, self.empty])  # players label tiles: whether
+        # a cell shows one at all stays the model's call
+
+    def _tavern_closeness(self, kinds: np.ndarray,
+                          centred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A cell is as close to each tavern kind as its tile view is to the closest tavern the
+        players labelled (any kind), less the model's doubt about the kind: one or two
+        taverns of a new printing teach what its taverns look like, the model still tells
+        the kinds apart by their icons.
+
+        kinds : (N, K) the model's probabilities of the tavern kinds; centred : (N, D).
+        Returns closeness (N, K) and the weighted kernel (N,) of that closest tavern.
+        """
+        tile = slice(0, self.parts[0])
+        players = np.flatnonzero(np.isin(self.columns[:self.players], self.taverns))
+        cosine = _cosines(centred[:, tile], self.references[players, tile], (self.parts[0],))
+        nearest = cosine.argmax(axis=1)
+        like_tavern = cosine[np.arange(len(cosine)), nearest]  # (N,)
+        odds = kinds / np.maximum(kinds.sum(axis=1, keepdims=True), 1e-9)
+        closeness = like_tavern[:, None] + self.config.sharpness * np.log(np.maximum(odds, 1e-9))
+        return closeness, self._kernel(like_tavern) * self.weights[players[nearest]]
+
+    def _kernel(self, cosine: np.ndarray) -> np.ndarray:
+        """What a look-alike this close is worth, from 1 (the same) down to 0 (unlike)."""
+        cfg = self.config
+        return np.where(cosine >= cfg.min_cosine, np.exp((cosine - 1) / cfg.kernel_width), 0)
 
     def adjust(self, probs: np.ndarray, features: np.ndarray,
                skip: np.ndarray | None = None) -> np.ndarray:
-        """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D)."""
-        votes = self.votes(features, probs.shape[1], skip) * self.config.strength
-        return (probs + votes) / (1 + votes.sum(axis=1, keepdims=True))
+        """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D):
+        the model's answer blended with the look-alikes' (the label of the closest, by a
+        softmax of closeness at ``sharpness``) as much as they are trusted."""
+        closeness, trust = self.look_alikes(probs, features, skip)
+        near = np.exp((closeness - closeness.max(axis=1, keepdims=True)) / self.config.sharpness)
+        near /= near.sum(axis=1, keepdims=True)
+        return (1 - trust[:, None]) * probs + trust[:, None] * near
 
     @property
     def cells(self) -> int:
@@ -174,7 +217,9 @@ class Adaptation:
         out = io.BytesIO()
         np.savez_compressed(out, references=self.references.astype(np.float16),
                             columns=self.columns, weights=self.weights, centre=self.centre,
-                            parts=np.array(self.parts), players=self.players,
+                            parts=np.array(self.parts), taverns=np.array(self.taverns),
+                            empty=self.empty,
+                            players=self.players,
                             learned=np.array([self.learned.get(b, 0) for b in BUILDINGS]),
                             doubtful=self.doubtful, anchors_right=np.array(self.anchors_right))
         return out.getvalue()
@@ -185,8 +230,9 @@ class Adaptation:
             learned = {b: int(n) for b, n in zip(BUILDINGS, d["learned"], strict=True) if n}
             return cls(d["references"].astype(np.float32), d["columns"].astype(np.int64),
                        d["weights"].astype(np.float32), d["centre"].astype(np.float32),
-                       tuple(int(n) for n in d["parts"]), int(d["players"]), config,
-                       learned, int(d["doubtful"]), tuple(int(v) for v in d["anchors_right"]))
+                       tuple(int(n) for n in d["parts"]), tuple(int(n) for n in d["taverns"]),
+                       int(d["empty"]), int(d["players"]), config, learned, int(d["doubtful"]),
+                       tuple(int(v) for v in d["anchors_right"]))
 
 
 def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[int, ...],
@@ -207,8 +253,9 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[in
         np.concatenate([kept.features, anchors.features]) - centre,
         np.concatenate([columns, anchors.labels]),
         np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
-        centre, tuple(parts), len(kept), config, kept.counts(), kept.doubtful)
-    itself = len(kept) + np.arange(len(anchors.labels))  # an anchor does not vote for itself
+        centre, tuple(parts), tuple(labels.index(k) for k in TAVERN_KINDS), labels.index("empty"),
+        len(kept), config, kept.counts(), kept.doubtful)
+    itself = len(kept) + np.arange(len(anchors.labels))  # an anchor is no look-alike of itself
     right = _right(adapted.adjust(np.exp(anchors.log_probs), anchors.features, itself),
                    anchors.labels)
     shipped = _right(anchors.log_probs, anchors.labels)

@@ -69,9 +69,10 @@ class VisionConfig:
 class AdaptConfig:
     """How the reader learns the players' own tiles (see scorer.vision.adaptation)."""
 
-    strength: float = 4.0  # one labelled look-alike against the model's answer
-    kernel_width: float = 0.1  # a look-alike's vote: exp((cosine - 1) / width) ...
-    min_cosine: float = 0.6  # ... and none below this cosine of centred features
+    strength: float = 4.0  # odds of the closest look-alike's answer over the model's ...
+    kernel_width: float = 0.2  # ... times exp((cosine - 1) / width) ...
+    min_cosine: float = 0.5  # ... and none below this cosine of centred features
+    sharpness: float = 0.01  # look-alikes' answer: softmax of their cosines over this
     anchor_weight: float = 1.0  # a built-in anchor cell's vote, against a player's choice
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
     similar: float = 0.95  # two cells look alike: the cosine of their centred features
