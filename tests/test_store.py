@@ -155,7 +155,9 @@ def test_accepted_readings_and_complete_tables_teach_their_other_cells(store):
     assert len(store.lessons()) == 1
     store.accept_city(key, 0)
     assert sorted(b for _, b, _ in store.lessons()) == ["park"] + ["shop"] * 15
+    store.keep_reading(key, 0, b"photo-2", b"warped-2", GRID, {"model_grid": GRID}, cells=CELLS)
     store.forget_lessons()
+    store.restore_city(key, 0)  # the accepted reading, put back: it teaches nothing now
     assert store.lessons() == [] and len(store.corrections()) == 1
 
 

@@ -716,8 +716,9 @@ class Store:
         accepted readings are no longer marked so)."""
         with self._db() as db:
             db.execute("UPDATE corrections SET cell = NULL")
-            db.execute("UPDATE cities SET cells = NULL, reading = json_remove(reading, "
-                       "'$.accepted') WHERE json_valid(reading)")
+            for table in ("cities", "replaced"):  # what an undo would put back too
+                db.execute(f"UPDATE {table} SET cells = NULL, reading = json_remove(reading, "
+                           "'$.accepted') WHERE json_valid(reading)")
             db.execute("DELETE FROM lessons")
 
     # --- corrections ----------------------------------------------------------------------
