@@ -253,23 +253,30 @@ class PhotoReader:
         """
         return self.read_cities_cells([warped])[0]
 
+    def _classify(self, cities: list[np.ndarray]):
+        """The classifier on every cell of warped cities (N, S, S, 3): building (16 N, L),
+        turn (16 N, 4) and features (16 N, D), row-major city by city."""
+        cfg = self.config
+        return self.classifier.predict(
+            np.concatenate([geometry.tile_crops(c, cfg) for c in cities]),
+            np.concatenate([geometry.corner_crops(c, cfg) for c in cities]))
+
+    def _buildings(self, upright: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Building probabilities (16 N, L), with what was learned, and features (16 N, D)
+        of the cells of upright warped cities."""
+        probs, _, features = self._classify(upright)
+        if self.adaptation is not None:
+            probs = self.adaptation.adjust(probs, features)
+        return probs, features
+
     def read_cities_cells(self, warped: list[np.ndarray]) -> list[tuple]:
         """``read_cells`` of several warped cities, the classifier running twice for all."""
-        cfg = self.config
         n = SIZE * SIZE
-
-        def classify(cities):
-            return self.classifier.predict(
-                np.concatenate([geometry.tile_crops(c, cfg) for c in cities]),
-                np.concatenate([geometry.corner_crops(c, cfg) for c in cities]))
-
-        _, turns, _ = classify(warped)
+        _, turns, _ = self._classify(warped)
         turns = np.log(np.clip(turns, 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
         ks = [int(k) for k in np.argmax(turns, axis=1)]
         upright = [np.ascontiguousarray(np.rot90(w, -k)) for w, k in zip(warped, ks, strict=True)]
-        probs, _, features = classify(upright)
-        if self.adaptation is not None:
-            probs = self.adaptation.adjust(probs, features)
+        probs, features = self._buildings(upright)
         return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
                  features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
                 for i, (k, up) in enumerate(zip(ks, upright, strict=True))]
@@ -286,6 +293,72 @@ class PhotoReader:
                       int((probs[..., empty_at] > self.config.empty_limit).sum()),
                       float(probs[..., empty_at].sum()))
                 for q, (k, up, probs, cells) in zip(quads, read, strict=True)]
+
+    def sureness(self, probs: np.ndarray) -> np.ndarray:
+        """How sure each cell's reading is, before the rules pick a legal city: the likeliest
+        building's share times the chance that it is a tile at all. probs (..., L) -> (...)."""
+        labels = self.classifier.labels
+        building = probs[..., [labels.index(b) for b in BUILDINGS]]
+        share = building.max(axis=-1) / building.sum(axis=-1)
+        return share * (1 - probs[..., labels.index("empty")])
+
+    def centre_on_tiles(self, image: np.ndarray, look: _Look) -> _Look:
+        """A doubtful look with its corners moved to where its cells read most surely.
+
+        Corners half a cell off leave every cell a sliver of its neighbour, which is enough
+        to misread a building on a busy cloth. Each step (``config.centre_steps``, in cells,
+        coarse first) reads every cell again shifted a step each way, moves the cells that
+        read clearly more surely shifted, and fits the corners to the moved cells; the
+        result is kept while the city as a whole reads more surely. ``image`` is the one
+        the look's quad is in.
+        """
+        def total(lk):
+            return float(np.log(self.sureness(lk.probs) + 1e-3).sum())
+
+        if (self.sureness(look.probs) >= self.config.low_confidence).all():
+            return look
+        best = look
+        for step in self.config.centre_steps:
+            quad = self._nudged(image, np.roll(best.quad, best.k, axis=0), step)
+            if quad is None:
+                continue
+            moved = self.look(image, quad)
+            if total(moved) > total(best):
+                best = moved
+        return best
+
+    def _nudged(self, image: np.ndarray, upright: np.ndarray, step: float) -> np.ndarray | None:
+        """Upright corners (4, 2) moved so that each cell sits where, among nine shifts of
+        ``step`` cells (and none), it reads most surely; None when no shift helps a cell.
+
+        One warp with a wider margin serves every shift: a shift of the corners is a shift
+        of the view in the warped city.
+        """
+        cfg = self.config
+        side, pad = geometry.warp_size(cfg)
+        extra = int(np.ceil(step * cfg.cell_px))
+        wide = geometry.warp_quad(image, upright, geometry.square(pad + extra, SIZE * cfg.cell_px),
+                                  side + 2 * extra)
+        shifts = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+        views = []
+        for dx, dy in shifts:
+            x, y = extra + round(dx * step * cfg.cell_px), extra + round(dy * step * cfg.cell_px)
+            views.append(wide[y:y + side, x:x + side])
+        probs, _ = self._buildings(views)
+        sure = np.log(self.sureness(probs) + 1e-3).reshape(len(shifts), SIZE * SIZE)
+        choice = np.where(sure.max(0) - sure[shifts.index((0, 0))] > cfg.centre_min_gain,
+                          sure.argmax(0), shifts.index((0, 0)))
+        if (choice == shifts.index((0, 0))).all():
+            return None
+        centres = np.array([(c + 0.5, r + 0.5) for r in range(SIZE) for c in range(SIZE)],
+                           np.float32)
+        moved = centres + step * np.array(shifts, np.float32)[choice]
+        fit, _ = cv2.findHomography(centres, moved, 0)
+        if fit is None:
+            return None
+        cells = geometry.square(0, SIZE)
+        to_image = cv2.getPerspectiveTransform(cells, upright.astype(np.float32))
+        return geometry.apply_matrix(geometry.apply_matrix(cells, fit), to_image)
 
     def decode(self, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[dict]]:
         """The most likely legal city from cell probabilities (4, 4, L).
@@ -364,6 +437,8 @@ class PhotoReader:
         best = self._best_look(photo.image, quads)
         if best.not_tiles >= no_city:
             raise GridNotFound(NO_CITY, photo)
+        if corners is None:
+            best = self.centre_on_tiles(photo.image, best)
         t2 = time.perf_counter()
         reading = self.reading_of(best, photo)
         reading.timing_ms = {"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,

@@ -101,7 +101,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             unread.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
     if len(found) <= 1:
         return _single(reader, photo, _reported(unread, seen), t0)
-    readings = [reader.reading_of(look, seen) for look in found]
+    readings = [reader.reading_of(reader.centre_on_tiles(seen.image, look), seen)
+                for look in found]
     order = search.seating(np.array([r.corners.mean(0) for r in readings]))
     took = (time.perf_counter() - t0) * 1000
     return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),

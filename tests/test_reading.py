@@ -5,6 +5,7 @@ import pytest
 from photos import CASES, EMPTY_TABLE, photo, truth
 
 from scorer.errors import GridNotFound
+from scorer.photo import Photo
 from scorer.vision.image_io import read_photo
 
 
@@ -141,3 +142,19 @@ def test_a_small_city_in_the_frame_is_found(reader):
     cell = np.linalg.norm(expected[1] - expected[0]) / 4
     assert reading.grid == truth(case)["grid"]
     assert np.abs(reading.corners - expected).max() < 0.3 * cell
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.startswith("hard")][:3])
+def test_corners_half_a_cell_off_are_centred_on_the_tiles(reader, case):
+    """Corners a busy cloth pulled off the city are moved back to where the cells read surely."""
+    image = read_photo(str(photo(case)))
+    corners = np.float32(truth(case)["corners"])
+    across, down = (corners[1] - corners[0]) / 4, (corners[3] - corners[0]) / 4
+    off = corners + 0.4 * across + 0.3 * down  # every corner 0.5 cell off, along the city
+    look = reader.look(image, off)
+    assert (reader.sureness(look.probs) < reader.config.low_confidence).any()
+    centred = reader.centre_on_tiles(image, look)
+    reading = reader.reading_of(centred, Photo(image))
+    assert reading.grid == truth(case)["grid"]
+    cell = np.linalg.norm(across)
+    assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell  # as read unaided
