@@ -309,22 +309,56 @@ class PhotoReader:
         to misread a building on a busy cloth. Each step (``config.centre_steps``, in cells,
         coarse first) reads every cell again shifted a step each way, moves the cells that
         read clearly more surely shifted, and fits the corners to the moved cells; the
-        result is kept while the city as a whole reads more surely. ``image`` is the one
-        the look's quad is in.
+        result is kept while the city as a whole reads more surely. A look with several
+        cells unlike tiles is first framed again (``_reframed``). ``image`` is the one the
+        look's quad is in.
         """
-        def total(lk):
-            return float(np.log(self.sureness(lk.probs) + 1e-3).sum())
-
         if (self.sureness(look.probs) >= self.config.low_confidence).all():
             return look
-        best = look
+        best = self._reframed(image, look)
         for step in self.config.centre_steps:
             quad = self._nudged(image, np.roll(best.quad, best.k, axis=0), step)
             if quad is None:
                 continue
             moved = self.look(image, quad)
-            if total(moved) > total(best):
+            if self._total(moved) > self._total(best):
                 best = moved
+        return best
+
+    def _total(self, look: _Look) -> float:
+        """How surely a look reads as a whole: the sum of its cells' log sureness."""
+        return float(np.log(self.sureness(look.probs) + 1e-3).sum())
+
+    def _reframed(self, image: np.ndarray, look: _Look) -> _Look:
+        """A look framed again when several of its cells do not look like tiles.
+
+        A busy cloth can pull a side of the city's outline a cell in or out, or the whole
+        outline a cell aside, and then some cells show cloth or half of two tiles. Each round
+        tries every side moved in or out and the whole outline shifted
+        (``config.reframe_moves`` cells), all read in one batch, and keeps the best while the
+        city reads more surely.
+        """
+        cfg = self.config
+        best = look
+        for _ in range(cfg.reframe_rounds):
+            if best.not_tiles < cfg.reframe_not_tiles:
+                break
+            cells = geometry.square(0, SIZE)
+            to_image = cv2.getPerspectiveTransform(
+                cells, np.roll(best.quad, best.k, axis=0).astype(np.float32))
+            framings = []
+            for move in cfg.reframe_moves:
+                for corners, axis, sign in (([0, 1], 1, -1), ([1, 2], 0, 1), ([2, 3], 1, 1),
+                                            ([0, 3], 0, -1), ([0, 1, 2, 3], 0, 1),
+                                            ([0, 1, 2, 3], 1, 1)):
+                    framing = cells.copy()  # a side moved out by ``move``, or all shifted
+                    framing[corners, axis] += sign * move
+                    framings.append(geometry.apply_matrix(framing, to_image))
+            looks = self.looks(image, framings)
+            better = max(looks, key=self._total)
+            if self._total(better) <= self._total(best):
+                break
+            best = better
         return best
 
     def _nudged(self, image: np.ndarray, upright: np.ndarray, step: float) -> np.ndarray | None:
@@ -435,10 +469,10 @@ class PhotoReader:
         photo, quads = self._sharp_enough(photo, first, quads)
         t1 = time.perf_counter()
         best = self._best_look(photo.image, quads)
-        if best.not_tiles >= no_city:
-            raise GridNotFound(NO_CITY, photo)
         if corners is None:
             best = self.centre_on_tiles(photo.image, best)
+        if best.not_tiles >= no_city:
+            raise GridNotFound(NO_CITY, photo)
         t2 = time.perf_counter()
         reading = self.reading_of(best, photo)
         reading.timing_ms = {"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,

@@ -28,9 +28,12 @@ class VisionConfig:
     rectified_looks: int = 2  # then looks at the city warped square, to centre the corners
     refine_max_shift: float = 1 / 3  # ... each moving a corner by at most this many cells
     rectified_min_area: float = 0.3  # ... and finding a region of at least this share
-    centre_steps: tuple[float, ...] = (0.3, 0.15)  # a doubtful city's cells are read again
+    centre_steps: tuple[float, ...] = (0.3, 0.15, 0.08)  # a doubtful city's cells are read again
     # shifted this many cells each way, coarse first, and its corners moved to where ...
     centre_min_gain: float = 0.05  # ... a cell's log sureness grows by at least this
+    reframe_not_tiles: int = 2  # a city with this many cells unlike tiles is framed again:
+    reframe_moves: tuple[float, ...] = (-1, -0.5, 0.5, 1)  # a side, or all four, moved this
+    reframe_rounds: int = 4  # many cells, at most this many times, while it reads more surely
     cell_px: int = 96  # side of one cell in the warped city
     tile_margin: float = 0.2  # tile crop: the cell plus this share of a cell on each side
     tile_input: int = 64
