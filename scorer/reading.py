@@ -335,27 +335,36 @@ class PhotoReader:
         A busy cloth can pull a side of the city's outline a cell in or out, or the whole
         outline a cell aside, and then some cells show cloth or half of two tiles. Each round
         tries every side moved in or out and the whole outline shifted
-        (``config.reframe_moves`` cells), all read in one batch, and keeps the best while the
-        city reads more surely.
+        (``config.reframe_moves`` cells), all read in one batch from one warp of the city
+        with a wide margin, and keeps the best while the city reads more surely.
         """
         cfg = self.config
+        cells = geometry.square(0, SIZE)
+        framings = [cells]
+        for move in cfg.reframe_moves:
+            for corners, axis, sign in (([0, 1], 1, -1), ([1, 2], 0, 1), ([2, 3], 1, 1),
+                                        ([0, 3], 0, -1), ([0, 1, 2, 3], 0, 1),
+                                        ([0, 1, 2, 3], 1, 1)):
+                framing = cells.copy()  # a side moved out by ``move``, or all shifted
+                framing[corners, axis] += sign * move
+                framings.append(framing)
+        reach = max(abs(m) for m in cfg.reframe_moves) + 2 * cfg.tile_margin  # in cells
+        side, offset = round((SIZE + 2 * reach) * cfg.cell_px), reach * cfg.cell_px
         best = look
         for _ in range(cfg.reframe_rounds):
             if best.not_tiles < cfg.reframe_not_tiles:
                 break
-            cells = geometry.square(0, SIZE)
-            to_image = cv2.getPerspectiveTransform(
-                cells, np.roll(best.quad, best.k, axis=0).astype(np.float32))
-            framings = []
-            for move in cfg.reframe_moves:
-                for corners, axis, sign in (([0, 1], 1, -1), ([1, 2], 0, 1), ([2, 3], 1, 1),
-                                            ([0, 3], 0, -1), ([0, 1, 2, 3], 0, 1),
-                                            ([0, 1, 2, 3], 1, 1)):
-                    framing = cells.copy()  # a side moved out by ``move``, or all shifted
-                    framing[corners, axis] += sign * move
-                    framings.append(geometry.apply_matrix(framing, to_image))
-            looks = self.looks(image, framings)
-            better = max(looks, key=self._total)
+            upright = np.roll(best.quad, best.k, axis=0).astype(np.float32)
+            wide = geometry.warp_quad(image, upright, geometry.square(offset, SIZE * cfg.cell_px),
+                                      side)
+            views = [geometry.warp_city(wide, offset + f * cfg.cell_px, cfg) for f in framings]
+            probs, _ = self._buildings(views)
+            sure = np.log(self.sureness(probs) + 1e-3).reshape(len(framings), -1).sum(axis=1)
+            chosen = int(np.argmax(sure))
+            if chosen == 0:
+                break
+            to_image = cv2.getPerspectiveTransform(cells, upright)
+            better = self.look(image, geometry.apply_matrix(framings[chosen], to_image))
             if self._total(better) <= self._total(best):
                 break
             best = better
