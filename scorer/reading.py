@@ -348,6 +348,12 @@ class PhotoReader:
                 framing = cells.copy()  # a side moved out by ``move``, or all shifted
                 framing[corners, axis] += sign * move
                 framings.append(framing)
+        for degrees in cfg.reframe_turns:
+            for turn in (np.radians(degrees), -np.radians(degrees)):
+                rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+                turned = (cells - SIZE / 2) @ rotation.T
+                fit = 1 / (abs(np.cos(turn)) + abs(np.sin(turn)))  # inside the outline
+                framings += [np.float32(turned * k + SIZE / 2) for k in (1, fit)]
         reach = max(abs(m) for m in cfg.reframe_moves) + 2 * cfg.tile_margin  # in cells
         side, offset = round((SIZE + 2 * reach) * cfg.cell_px), reach * cfg.cell_px
         best = look

@@ -158,3 +158,20 @@ def test_corners_half_a_cell_off_are_centred_on_the_tiles(reader, case):
     assert reading.grid == truth(case)["grid"]
     cell = np.linalg.norm(across)
     assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell  # as read unaided
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.startswith("medium")][:2])
+def test_an_outline_a_row_too_long_is_framed_again(reader, case):
+    """A side a busy cloth pulled out by a cell (a row of cloth in the outline) is moved back."""
+    image = read_photo(str(photo(case)))
+    corners = np.float32(truth(case)["corners"])
+    down = (corners[3] - corners[0]) / 4
+    off = corners.copy()
+    off[[2, 3]] += down  # the bottom side a row too far
+    look = reader.look(image, off)
+    assert look.not_tiles >= reader.config.reframe_not_tiles or (
+        reader.sureness(look.probs) < reader.config.low_confidence).sum() >= 4
+    reading = reader.reading_of(reader.centre_on_tiles(image, look), Photo(image))
+    assert reading.grid == truth(case)["grid"]
+    cell = np.linalg.norm(down)
+    assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell

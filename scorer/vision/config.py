@@ -33,7 +33,10 @@ class VisionConfig:
     centre_min_gain: float = 0.05  # ... a cell's log sureness grows by at least this
     reframe_not_tiles: int = 2  # a city with this many cells unlike tiles is framed again:
     reframe_moves: tuple[float, ...] = (-1, -0.5, 0.5, 1)  # a side, or all four, moved this
-    reframe_rounds: int = 4  # many cells, at most this many times, while it reads more surely
+    # many cells ...
+    reframe_turns: tuple[float, ...] = (15, 30, 45)  # ... or the outline turned this many
+    # degrees either way, as it is or shrunk to fit inside itself,
+    reframe_rounds: int = 4  # at most this many times, while the city reads more surely
     cell_px: int = 96  # side of one cell in the warped city
     tile_margin: float = 0.2  # tile crop: the cell plus this share of a cell on each side
     tile_input: int = 64
