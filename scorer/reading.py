@@ -294,13 +294,24 @@ class PhotoReader:
                       float(probs[..., empty_at].sum()))
                 for q, (k, up, probs, cells) in zip(quads, read, strict=True)]
 
+    def _shares(self, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each building's share of a cell's building probability (..., 9), in BUILDINGS'
+        order, and the chance that the cell is a tile at all (...), from probs (..., L)."""
+        labels = self.classifier.labels
+        building = probs[..., [labels.index(b) for b in BUILDINGS]]
+        return (building / building.sum(axis=-1, keepdims=True),
+                1 - probs[..., labels.index("empty")])
+
     def sureness(self, probs: np.ndarray) -> np.ndarray:
         """How sure each cell's reading is, before the rules pick a legal city: the likeliest
         building's share times the chance that it is a tile at all. probs (..., L) -> (...)."""
-        labels = self.classifier.labels
-        building = probs[..., [labels.index(b) for b in BUILDINGS]]
-        share = building.max(axis=-1) / building.sum(axis=-1)
-        return share * (1 - probs[..., labels.index("empty")])
+        shares, tile = self._shares(probs)
+        return shares.max(axis=-1) * tile
+
+    def _log_sureness(self, probs: np.ndarray) -> np.ndarray:
+        """``sureness`` in log units, floored so that one hopeless cell cannot outweigh all:
+        what centring and framing add up over cells. probs (..., L) -> (...)."""
+        return np.log(self.sureness(probs) + 1e-3)
 
     def centre_on_tiles(self, image: np.ndarray, look: _Look) -> _Look:
         """A doubtful look with its corners moved to where its cells read most surely.
@@ -327,7 +338,7 @@ class PhotoReader:
 
     def _total(self, look: _Look) -> float:
         """How surely a look reads as a whole: the sum of its cells' log sureness."""
-        return float(np.log(self.sureness(look.probs) + 1e-3).sum())
+        return float(self._log_sureness(look.probs).sum())
 
     def _reframed(self, image: np.ndarray, look: _Look) -> _Look:
         """A look framed again when several of its cells do not look like tiles.
@@ -365,7 +376,7 @@ class PhotoReader:
                                       side)
             views = [geometry.warp_city(wide, offset + f * cfg.cell_px, cfg) for f in framings]
             probs, _ = self._buildings(views)
-            sure = np.log(self.sureness(probs) + 1e-3).reshape(len(framings), -1).sum(axis=1)
+            sure = self._log_sureness(probs).reshape(len(framings), -1).sum(axis=1)
             chosen = int(np.argmax(sure))
             if chosen == 0:
                 break
@@ -394,10 +405,10 @@ class PhotoReader:
             x, y = extra + round(dx * step * cfg.cell_px), extra + round(dy * step * cfg.cell_px)
             views.append(wide[y:y + side, x:x + side])
         probs, _ = self._buildings(views)
-        sure = np.log(self.sureness(probs) + 1e-3).reshape(len(shifts), SIZE * SIZE)
-        choice = np.where(sure.max(0) - sure[shifts.index((0, 0))] > cfg.centre_min_gain,
-                          sure.argmax(0), shifts.index((0, 0)))
-        if (choice == shifts.index((0, 0))).all():
+        sure = self._log_sureness(probs).reshape(len(shifts), SIZE * SIZE)
+        stay = shifts.index((0, 0))
+        choice = np.where(sure.max(0) - sure[stay] > cfg.centre_min_gain, sure.argmax(0), stay)
+        if (choice == stay).all():
             return None
         centres = np.array([(c + 0.5, r + 0.5) for r in range(SIZE) for c in range(SIZE)],
                            np.float32)
@@ -415,12 +426,10 @@ class PhotoReader:
         Returns building indices (4, 4) into BUILDINGS, their confidence (4, 4) and the
         duplex pairs. A cell unlike a tile is doubtful whatever building it resembles most.
         """
-        labels = self.classifier.labels
-        building = probs[..., [labels.index(b) for b in BUILDINGS]]
-        building = building / building.sum(axis=-1, keepdims=True)
+        building, tile = self._shares(probs)
         chosen, duplex = decode_city(building)
         confidence = np.take_along_axis(building, chosen[..., None], axis=-1)[..., 0]
-        return chosen, confidence * (1 - probs[..., labels.index("empty")]), duplex
+        return chosen, confidence * tile, duplex
 
     def learn(self, lessons: list[tuple[bytes, str, bool]],
               config: AdaptConfig = ADAPT) -> Adaptation | None:
