@@ -144,7 +144,8 @@ class PhotoReader:
         """Where the city may be, most likely first, and how far the square looks may move it.
 
         The largest region of a look at the whole photo, seen closer; the same with the square
-        looks free to move it, or not used; the other regions; the largest seen from further
+        looks free to move it, or not used; that region as the whole photo's look outlined it
+        (a closer look on a busy cloth can lose a city the first look had); the other regions; the largest seen from further
         back (a first guess cut short); then closer searches in overlapping windows, for a
         city small in the frame. Quads are in pixels of ``image``.
         """
@@ -156,6 +157,7 @@ class PhotoReader:
             yield first, cfg.refine_max_shift
             yield first, np.inf
             yield first, 0.0
+            yield regions[0], np.inf
         for region in regions[1:]:
             yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
         if regions:
