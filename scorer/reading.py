@@ -101,6 +101,12 @@ class _Look:
     emptiness: float  # summed "no tile" probability: a tie-break between estimates
 
 
+def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two corner estimates (4, 2), in either labelling, within a third of a cell everywhere."""
+    cell = np.linalg.norm(a - np.roll(a, 1, axis=0), axis=1).mean() / SIZE
+    return min(np.linalg.norm(np.roll(a, k, axis=0) - b, axis=1).max() for k in range(4)) < cell / 3
+
+
 class PhotoReader:
     """Reads cities from photos with models created once per process."""
 
@@ -145,9 +151,10 @@ class PhotoReader:
 
         The largest region of a look at the whole photo, seen closer; the same with the square
         looks free to move it, or not used; that region as the whole photo's look outlined it
-        (a closer look on a busy cloth can lose a city the first look had); the other regions; the largest seen from further
-        back (a first guess cut short); then closer searches in overlapping windows, for a
-        city small in the frame. Quads are in pixels of ``image``.
+        (a closer look on a busy cloth can lose a city the first look had); the other
+        regions; the largest seen from further back (a first guess cut short); then closer
+        searches in overlapping windows, for a city small in the frame. Quads are in pixels
+        of ``image``.
         """
         cfg = self.config
         view, back = geometry.finder_view(image, None, cfg.finder_px)
@@ -271,25 +278,30 @@ class PhotoReader:
             probs = self.adaptation.adjust(probs, features)
         return probs, features
 
-    def read_cities_cells(self, warped: list[np.ndarray]) -> list[tuple]:
-        """``read_cells`` of several warped cities, the classifier running twice for all."""
+    def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False) -> list[tuple]:
+        """``read_cells`` of several warped cities, the classifier running twice for all
+        (once when the cities are known to be ``upright``)."""
         n = SIZE * SIZE
-        _, turns, _ = self._classify(warped)
-        turns = np.log(np.clip(turns, 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
-        ks = [int(k) for k in np.argmax(turns, axis=1)]
-        upright = [np.ascontiguousarray(np.rot90(w, -k)) for w, k in zip(warped, ks, strict=True)]
-        probs, features = self._buildings(upright)
+        ks = [0] * len(warped)
+        if not upright:
+            _, turns, _ = self._classify(warped)
+            turns = np.log(np.clip(turns, 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
+            ks = [int(k) for k in np.argmax(turns, axis=1)]
+        ups = [np.ascontiguousarray(np.rot90(w, -k)) for w, k in zip(warped, ks, strict=True)]
+        probs, features = self._buildings(ups)
         return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
                  features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
-                for i, (k, up) in enumerate(zip(ks, upright, strict=True))]
+                for i, (k, up) in enumerate(zip(ks, ups, strict=True))]
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
         return self.looks(image, [quad])[0]
 
-    def looks(self, image: np.ndarray, quads: list[np.ndarray]) -> list[_Look]:
-        """``look`` at several corner estimates, the classifier running twice for all."""
-        read = self.read_cities_cells([geometry.warp_city(image, q, self.config) for q in quads])
+    def looks(self, image: np.ndarray, quads: list[np.ndarray], upright: bool = False) -> list[_Look]:
+        """``look`` at several corner estimates, the classifier running twice for all; with
+        ``upright``, each quad's first corner is the city's top left (no turn is read)."""
+        read = self.read_cities_cells([geometry.warp_city(image, q, self.config) for q in quads],
+                                      upright)
         empty_at = self.classifier.labels.index("empty")
         return [_Look(q, k, up, probs, cells,
                       int((probs[..., empty_at] > self.config.empty_limit).sum()),
@@ -326,7 +338,7 @@ class PhotoReader:
         cells unlike tiles is first framed again (``_reframed``). ``image`` is the one the
         look's quad is in.
         """
-        if (self.sureness(look.probs) >= self.config.low_confidence).all():
+        if self._reads_surely(look):
             return look
         best = self._reframed(image, look)
         for step in self.config.centre_steps:
@@ -336,7 +348,16 @@ class PhotoReader:
             moved = self.look(image, quad)
             if self._total(moved) > self._total(best):
                 best = moved
-        return best
+        return self._best_turn(image, best)
+
+    def _best_turn(self, image: np.ndarray, look: _Look) -> _Look:
+        """The look, or the same city a quarter, half or three quarters round when that reads
+        more surely: the turn was voted by cells that may have shown half of two tiles."""
+        if self._reads_surely(look):
+            return look
+        upright = np.roll(look.quad, look.k, axis=0)
+        turned = self.looks(image, [np.roll(upright, q, axis=0) for q in (1, 2, 3)], upright=True)
+        return max([look, *turned], key=self._total)
 
     def _total(self, look: _Look) -> float:
         """How surely a look reads as a whole: the sum of its cells' log sureness."""
@@ -494,9 +515,8 @@ class PhotoReader:
             raise GridNotFound(NO_CITY, photo)
         photo, quads = self._sharp_enough(photo, first, quads)
         t1 = time.perf_counter()
-        best = self._best_look(photo.image, quads)
-        if corners is None:
-            best = self.centre_on_tiles(photo.image, best)
+        looks = self._looks_tried(photo.image, quads)
+        best = looks[0] if corners is not None else self._centred_best(photo.image, looks)
         if best.not_tiles >= no_city:
             raise GridNotFound(NO_CITY, photo)
         t2 = time.perf_counter()
@@ -534,17 +554,45 @@ class PhotoReader:
         lift = photo.scale / full.scale
         return full, (_rescale(q, lift) for q in itertools.chain([first], rest))
 
-    def _best_look(self, image: np.ndarray, quads: Iterator[np.ndarray]) -> _Look:
+    def _best_look(self, image: np.ndarray, quads: Iterator[np.ndarray]) -> _Look | None:
         """The first estimate whose sixteen cells all look like tiles, else the one with the
         fewest that do not (after at most ``max_candidates``)."""
-        best = None
+        return next(iter(self._looks_tried(image, quads)), None)
+
+    def _looks_tried(self, image: np.ndarray, quads: Iterator[np.ndarray]) -> list[_Look]:
+        """Looks at the estimates until one shows sixteen tiles (at most ``max_candidates``),
+        those with the fewest cells unlike tiles first."""
+        looks = []
         for quad in itertools.islice(quads, self.config.max_candidates):
-            look = self.look(image, quad)
-            if best is None or (look.not_tiles, look.emptiness) < (best.not_tiles, best.emptiness):
-                best = look
-            if not look.not_tiles:
+            looks.append(self.look(image, quad))
+            if not looks[-1].not_tiles:
+                break
+        return sorted(looks, key=lambda look: (look.not_tiles, look.emptiness))
+
+    def _centred_best(self, image: np.ndarray, looks: list[_Look]) -> _Look:
+        """The look that reads most surely once centred on its tiles, of the first
+        ``config.centre_candidates`` looks (best first), stopping at one that reads surely.
+
+        On a busy cloth the estimate that shows the most tiles is not always the one nearest
+        the city: another, centred, can read every cell surely where the first cannot.
+        """
+        best, tried = None, []
+        for look in looks:
+            if len(tried) == self.config.centre_candidates:
+                break
+            if any(_same_place(look.quad, quad) for quad in tried):
+                continue
+            tried.append(look.quad)
+            centred = self.centre_on_tiles(image, look)
+            if best is None or self._total(centred) > self._total(best):
+                best = centred
+            if self._reads_surely(best):
                 break
         return best
+
+    def _reads_surely(self, look: _Look) -> bool:
+        """Every cell of the look reads at least ``low_confidence`` surely."""
+        return bool((self.sureness(look.probs) >= self.config.low_confidence).all())
 
 
 def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,

@@ -175,3 +175,23 @@ def test_an_outline_a_row_too_long_is_framed_again(reader, case):
     assert reading.grid == truth(case)["grid"]
     cell = np.linalg.norm(down)
     assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.startswith("medium")][2:4])
+def test_the_estimate_that_reads_surest_once_centred_is_kept(reader, case):
+    """When the first estimate is far off (a cell and a half aside and turned), the next one,
+    centred on its tiles, gives the reading."""
+    image = read_photo(str(photo(case)))
+    corners = np.float32(truth(case)["corners"])
+    across, down = (corners[1] - corners[0]) / 4, (corners[3] - corners[0]) / 4
+    centre = corners.mean(0) + 1.5 * (across + down)
+    turn = np.float32([[np.cos(0.35), -np.sin(0.35)], [np.sin(0.35), np.cos(0.35)]])
+    far = (corners - corners.mean(0)) @ turn.T + centre
+    near = corners + 0.4 * across + 0.3 * down
+    looks = [reader.look(image, far), reader.look(image, near)]
+    alone = reader.reading_of(reader.centre_on_tiles(image, looks[0]), Photo(image))
+    assert alone.grid != truth(case)["grid"]  # centring the first alone cannot mend it
+    reading = reader.reading_of(reader._centred_best(image, looks), Photo(image))
+    assert reading.grid == truth(case)["grid"]
+    cell = np.linalg.norm(across)
+    assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell

@@ -37,6 +37,7 @@ class VisionConfig:
     reframe_turns: tuple[float, ...] = (15, 30, 45)  # ... or the outline turned this many
     # degrees either way, as it is or shrunk to fit inside itself,
     reframe_rounds: int = 4  # at most this many times, while the city reads more surely
+    centre_candidates: int = 4  # corner estimates centred so, best first, the surest kept
     cell_px: int = 96  # side of one cell in the warped city
     tile_margin: float = 0.2  # tile crop: the cell plus this share of a cell on each side
     tile_input: int = 64
