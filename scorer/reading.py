@@ -495,13 +495,15 @@ class PhotoReader:
         """Read a photo file from disk."""
         return self.read_photo(read_bytes(path, self.config))
 
-    def read(self, photo: Photo | np.ndarray, corners: np.ndarray | None = None) -> Reading:
+    def read(self, photo: Photo | np.ndarray, corners: np.ndarray | None = None,
+             centred: int | None = None) -> Reading:
         """Read a decoded photo; ``corners`` (4, 2) in full-size pixels skip detection.
 
         Corner estimates are tried in turn until one shows sixteen tiles. When none does, the
         best is kept with its doubtful cells flagged (low confidence) and its corners for the
         player to adjust; only a photo that shows no city at all is refused (GridNotFound).
-        Corners the player tapped are always read.
+        A doubtful reading centres up to ``centred`` estimates on their tiles
+        (``config.centre_candidates`` by default). Corners the player tapped are always read.
         """
         photo = photo if isinstance(photo, Photo) else Photo(photo)
         t0 = time.perf_counter()
@@ -516,7 +518,10 @@ class PhotoReader:
         photo, quads = self._sharp_enough(photo, first, quads)
         t1 = time.perf_counter()
         looks = self._looks_tried(photo.image, quads)
-        best = looks[0] if corners is not None else self._centred_best(photo.image, looks)
+        if corners is None:
+            best = self._centred_best(photo.image, looks, centred or self.config.centre_candidates)
+        else:
+            best = looks[0]
         if best.not_tiles >= no_city:
             raise GridNotFound(NO_CITY, photo)
         t2 = time.perf_counter()
@@ -569,16 +574,16 @@ class PhotoReader:
                 break
         return sorted(looks, key=lambda look: (look.not_tiles, look.emptiness))
 
-    def _centred_best(self, image: np.ndarray, looks: list[_Look]) -> _Look:
-        """The look that reads most surely once centred on its tiles, of the first
-        ``config.centre_candidates`` looks (best first), stopping at one that reads surely.
+    def _centred_best(self, image: np.ndarray, looks: list[_Look], count: int) -> _Look:
+        """The look that reads most surely once centred on its tiles, of the first ``count``
+        looks (best first, each in another place), stopping at one that reads surely.
 
         On a busy cloth the estimate that shows the most tiles is not always the one nearest
         the city: another, centred, can read every cell surely where the first cannot.
         """
         best, tried = None, []
         for look in looks:
-            if len(tried) == self.config.centre_candidates:
+            if len(tried) == count:
                 break
             if any(_same_place(look.quad, quad) for quad in tried):
                 continue

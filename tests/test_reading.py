@@ -191,7 +191,7 @@ def test_the_estimate_that_reads_surest_once_centred_is_kept(reader, case):
     looks = [reader.look(image, far), reader.look(image, near)]
     alone = reader.reading_of(reader.centre_on_tiles(image, looks[0]), Photo(image))
     assert alone.grid != truth(case)["grid"]  # centring the first alone cannot mend it
-    reading = reader.reading_of(reader._centred_best(image, looks), Photo(image))
+    reading = reader.reading_of(reader._centred_best(image, looks, 2), Photo(image))
     assert reading.grid == truth(case)["grid"]
     cell = np.linalg.norm(across)
     assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell
