@@ -2,9 +2,11 @@
 
 ``read_cities(reader, photo)`` is the entry point for a photo that may show several cities
 (the CLI's photos, the web app's whole-table photo). A photo of one city is read as before
-(``PhotoReader.read``). Otherwise the finder looks at the photo window by window
-(``vision.search``); each candidate is centred on its tiles as a single photo's city is and
-kept only when its sixteen cells look like tiles; the cities found are ordered clockwise
+(``PhotoReader.read``), unless windows sized for that city show another beside it. Otherwise
+the finder looks at the photo window by window (``vision.search``), then again with windows
+sized for the cities read at first sight; each candidate is centred on its tiles as a single
+photo's city is and kept only when its sixteen cells look like tiles; the cities found are
+ordered clockwise
 around the table. Cities cut by the frame's edge, or that cannot be made out, are reported
 with their outline, never read.
 """
@@ -57,49 +59,51 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     cfg = reader.config
     factor = max(1, -(-max(photo.image.shape[:2]) // cfg.work_px))
     small = geometry.shrink(photo.image, factor)
-    region = _one_region(reader, small)
+    pad = int(cfg.table_pad * max(small.shape[:2]))
+    padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT)
+    region, single = _one_region(reader, small), None
     if region is not None:
         single = _single(reader, photo, [], t0)
-        seen = search.area(single.cities[0].corners)
-        if seen >= cfg.one_city_match * search.area(_rescale(region, factor * photo.scale)):
+        city = _rescale(single.cities[0].corners, 1 / (factor * photo.scale))  # in small
+        if search.area(city) >= cfg.one_city_match * search.area(region) and not _beside(
+                reader, padded, pad, city):
             return single  # the one region was one city: a single city's photo
-    candidates = _candidates(reader, small)
-    if not candidates:
-        return _single(reader, photo, [], t0)
-    seen, to_image = _sharp_enough(photo, candidates, factor, cfg)
+    candidates = _candidates(reader, photo, factor, padded, pad)
+    if candidates is None:
+        return single or _single(reader, photo, [], t0)
+    seen, todo = candidates
     height, width = seen.image.shape[:2]
-    quick = _first_looks(reader, small, seen, candidates, to_image)
     found, unread, searches = [], [], cfg.table_max_searches
-    for candidate in candidates:
-        quad = to_image(candidate.quad)
+    for quad, at_edge, look in todo:
         if any(search.inside(quad.mean(0), q) for q in [lk.quad for lk in found] +
                [u.quad for u in unread]):
             continue  # a city already read or reported
         largest = max((search.area(lk.quad) for lk in found), default=0.0)
         if search.area(quad) < cfg.table_min_size * largest:
             continue  # too small to be a city beside those found: clutter
-        if candidate.at_edge and search.squareness(quad) < cfg.table_min_squareness:
+        if at_edge and search.squareness(quad) < cfg.table_min_squareness:
             continue  # a city beside its own mirror image, seen whole in another window
-        look = quick.get(id(candidate)) or reader.look(
-            seen.image, _centred(reader, seen.image, [quad])[0])
+        look = look or reader.look(seen.image, _centred(reader, seen.image, [quad])[0])
         if look.not_tiles and searches:  # corners off: search around it as in a single photo
             searches -= 1
-            typical = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
-            look = _read_around(reader, seen.image, quad, typical)
-        if look is None or not (search.inside(look.quad.mean(0), quad)
-                                or search.inside(quad.mean(0), look.quad)):
-            continue  # nothing there, or the look went to another city (read from its own)
-        if any(search.inside(look.quad.mean(0), f.quad) for f in found):
-            continue
+            size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
+            look = _read_around(reader, seen.image, quad, size)
+        if look is None or any(search.inside(look.quad.mean(0), f.quad) for f in found):
+            continue  # nothing there, or a city already read
+        if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
+            look = reader.centre_on_tiles(seen.image, look)  # a city with its corners off
         if search.within(look.quad, width, height, cfg.table_edge_margin * width) and (
                 look.not_tiles == 0):
             found.append(look)
-        elif candidate.at_edge:  # a city cut by the frame's edge is reported, never read
+        elif at_edge:  # a city cut by the frame's edge is reported, never read
             if search.area(quad) >= cfg.cut_min_size * largest:
                 unread.append(_Seen(quad, f"at the {search.side_of(quad, (width, height))} is not complete"))
         elif SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles:
             unread.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
     if len(found) <= 1:
+        if single is not None:  # the city read first, and what was seen beside it
+            return PhotoReading(single.photo, single.cities, _reported(unread, seen),
+                                single.timing_ms)
         return _single(reader, photo, _reported(unread, seen), t0)
     readings = [reader.reading_of(reader.centre_on_tiles(seen.image, look), seen)
                 for look in found]
@@ -121,14 +125,13 @@ def _reported(unread: list[_Seen], photo: Photo) -> list[Unread]:
     return [Unread(_rescale(u.quad, photo.scale), u.why) for u in unread]
 
 
-def _first_looks(reader: PhotoReader, small: np.ndarray, seen: Photo,
-                 candidates: list[search.Candidate], to_image) -> dict:
-    """A first look at every candidate the size of a city, all at once (the models run a
-    few times for all of them): candidate id -> look."""
-    typical = search.typical_extent(candidates, reader.config)
-    likely = [c for c in candidates if not c.at_edge and search.squareness(c.quad) >=
-              reader.config.table_min_squareness and typical and
-              _extent(c.quad) >= reader.config.table_likely_size * typical]
+def _first_looks(reader: PhotoReader, seen: Photo, candidates: list[search.Candidate],
+                 to_image, typical: float | None) -> dict:
+    """A first look at every candidate the size of a city (``typical``, in the candidates'
+    pixels), all at once (the models run a few times for all of them): candidate id -> look."""
+    cfg = reader.config
+    likely = [c for c in candidates if not c.at_edge and typical and search.squareness(
+        c.quad) >= cfg.table_min_squareness and _extent(c.quad) >= cfg.table_likely_size * typical]
     if not likely:
         return {}
     quads = _centred(reader, seen.image, [to_image(c.quad) for c in likely])
@@ -186,6 +189,22 @@ def _single(reader: PhotoReader, photo: Photo, unread: list[Unread], t0: float) 
                          "total": reading.photo.decode_ms + took})
 
 
+def _beside(reader: PhotoReader, padded: np.ndarray, pad: int, city: np.ndarray) -> bool:
+    """Whether windows sized for this city (quad (4, 2) in the unpadded photo's pixels) show
+    another city the whole photo's look missed: a region as large beside it, or one holding
+    it and another."""
+    cfg = reader.config
+    extent, area = _extent(city), search.area(city)
+    for c in _look_over(reader, padded, pad, [cfg.table_window_cities * extent]):
+        if c.at_edge:
+            continue
+        if c.area >= cfg.table_pair_area * area or (
+                search.squareness(c.quad) >= cfg.table_min_squareness and not search.inside(
+                    c.quad.mean(0), city) and _extent(c.quad) >= cfg.table_likely_size * extent):
+            return True
+    return False
+
+
 def _one_region(reader: PhotoReader, small: np.ndarray) -> np.ndarray | None:
     """The one large region the finder sees in the whole photo, with no whole region as
     large beside it (a single city's photo, or several cities seen as one), else None.
@@ -206,30 +225,45 @@ def _one_region(reader: PhotoReader, small: np.ndarray) -> np.ndarray | None:
     return geometry.apply_matrix(regions[0], back)
 
 
-def _candidates(reader: PhotoReader, small: np.ndarray) -> list[search.Candidate]:
-    """Regions of ``small`` that may be cities, one per city: the square ones first, those
-    cut by the frame's edge last.
+def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray, pad: int):
+    """Where cities may lie, one region per city, the square ones first, those cut by the
+    frame's edge last; None when the finder sees nothing city-like.
 
-    A first look over large windows gives the size of a city in this photo; then windows
-    sized to hold one city whole, wherever it lies, look again.
+    Large windows first; the cities read at first sight among what they show give a city's
+    size in this photo (failing that, the size most regions share); then windows sized to
+    hold one city whole, wherever it lies, look again. ``padded`` is the photo shrunk
+    by ``factor``, padded by ``pad`` pixels of its mirror image. Returns the photo to read
+    them in and (quad (4, 2) in its pixels, at_edge, a first look or None) for each region.
     """
     cfg = reader.config
-    pad = int(cfg.table_pad * max(small.shape[:2]))
-    padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT)
-    long_side = max(small.shape[:2])
-    sides = [share * long_side for share in cfg.table_window_shares]
-    found = _look_over(reader, padded, pad, sides)
+    long_side = max(padded.shape[:2]) - 2 * pad  # of the photo shrunk by ``factor``
+    found = _look_over(reader, padded, pad, [s * long_side for s in cfg.table_window_shares])
+    if not found:
+        return None
+    found = _one_per_city(found, cfg)
     typical = search.typical_extent(found, cfg)
+    seen, to_image = _sharp_enough(photo, found, typical, factor, cfg)
+    quick = _first_looks(reader, seen, found, to_image, typical)
+    read = [_extent(look.quad) for look in quick.values() if not look.not_tiles]
+    if read:  # the size of the cities read at first sight, in ``small``'s pixels
+        typical = float(np.median(read)) / _extent(to_image(np.float32([[0, 0], [1, 1]])))
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
-    if not any(abs(side / window - 1) < cfg.table_window_slack for side in sides):
-        found += _look_over(reader, padded, pad, [window])  # windows made for these cities
+    found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
+    quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
+                          typical)
+    return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found]
+
+
+def _one_per_city(found: list[search.Candidate], config) -> list[search.Candidate]:
+    """One region per city seen in several windows (the largest), the square ones first,
+    those cut by the frame's edge last."""
     kept = []
     for candidate in sorted(found, key=lambda c: (c.at_edge, -c.area)):  # whole regions first
         if not any(search.inside(candidate.quad.mean(0), k.quad) and
                    candidate.area > 0.5 * k.area for k in kept):  # not seen in another window
             kept.append(candidate)
     return sorted(kept, key=lambda c: (c.at_edge, search.squareness(c.quad) <
-                                       cfg.table_min_squareness, -c.area))
+                                       config.table_min_squareness, -c.area))
 
 
 def _look_over(reader: PhotoReader, padded: np.ndarray, pad: int,
@@ -245,11 +279,11 @@ def _look_over(reader: PhotoReader, padded: np.ndarray, pad: int,
     return search.candidates(masks, boxes, list(backs), (w, h), pad, cfg)
 
 
-def _sharp_enough(photo: Photo, candidates: list[search.Candidate], factor: int, config):
+def _sharp_enough(photo: Photo, candidates: list[search.Candidate], typical: float | None,
+                  factor: int, config):
     """The photo to read the cities in (at full size when a city's cells are too small in a
     half-size decode) and the map from the shrunk copy's pixels to its image."""
-    typical = search.typical_extent(candidates, config) or min(
-        _extent(c.quad) for c in candidates)
+    typical = typical or min(_extent(c.quad) for c in candidates)
     if photo.scale > 1 and typical * factor / SIZE / np.sqrt(2) < config.table_cell_px:
         full = photo.at_full_size(config)
         lift = photo.scale / full.scale

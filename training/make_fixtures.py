@@ -3,7 +3,8 @@
 ``python -m training.make_fixtures`` writes ``tests/fixtures/photos/<case>.jpg`` and
 ``<case>.json`` (the truth: upright grid, city corners, tier). Seeded: the same files every run.
 Also writes an empty table (no city) for the error path, and whole-table photos of 2, 4 and 7
-cities (``tests/fixtures/tables``; the 4-city one also shows a city cut by the frame's edge).
+cities (``tests/fixtures/tables``; the 4-city one also shows a city cut by the frame's edge)
+and of two cities a tenth of a city apart (``table-pair``).
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ def main() -> int:
 def write_tables(faces) -> None:
     """Whole-table photos: truth is the cities in seating order and the cut ones' corners."""
     TABLES.mkdir(parents=True, exist_ok=True)
-    for n in (2, 4, 7):
-        rng = np.random.default_rng([SEED, 50, n])
-        photo = render_table(faces, rng, n, (1600, 1200), tile_px=56, cut=n == 4)
-        save(f"table-{n}", photo.image, {
+    for name, seed, n, spread in (("table-2", [SEED, 50, 2], 2, (0.75, 0.95)),
+                                  ("table-4", [SEED, 50, 4], 4, (0.75, 0.95)),
+                                  ("table-7", [SEED, 50, 7], 7, (0.75, 0.95)),
+                                  ("table-pair", [SEED, 51, 15], 2, (0.55, 0.57))):
+        rng = np.random.default_rng(seed)
+        photo = render_table(faces, rng, n, (1600, 1200), tile_px=56, cut=n == 4,
+                             spread=spread)
+        save(name, photo.image, {
             "grids": photo.grids, "corners": np.round(photo.corners, 1).tolist(),
-            "cut": np.round(photo.cut, 1).tolist(), "art": "drawn", "seed": [SEED, 50, n],
+            "cut": np.round(photo.cut, 1).tolist(), "art": "drawn", "seed": seed,
         }, TABLES)
 
 

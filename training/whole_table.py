@@ -39,15 +39,18 @@ class TablePhoto:
 
 def render_table(faces: FaceSet, rng: np.random.Generator, cities: int,
                  out_size: tuple[int, int] = (1600, 1200), tile_px: int = 48,
-                 tier: str = "medium", cut: bool = False, table: str | None = None) -> TablePhoto:
+                 tier: str = "medium", cut: bool = False, table: str | None = None,
+                 spread: tuple[float, float] = (0.75, 0.95)) -> TablePhoto:
     """A photo of ``cities`` complete cities around a table, plus one cut city if ``cut``.
 
     tile_px : a tile's side on the table plane; the photo shows them at about this size.
+    spread : neighbouring cities' centres lie twice this many cities' sides apart, or more
+        (two cities at 0.55 leave a tenth of a city between them).
     """
     settings = dict(TIERS[tier], clutter=0)
     t, side = tile_px, 4 * tile_px
-    radius = 0.0 if cities == 1 else max(side * rng.uniform(0.75, 0.95) / np.sin(np.pi / cities),
-                                          side * 0.9)
+    radius = 0.0 if cities == 1 else max(side * rng.uniform(*spread) / np.sin(np.pi / cities),
+                                          side * min(0.9, spread[1]))
     span = int(2 * radius + 8 * side)
     plane = np.zeros((span, span, 3), np.float32)
     alpha, shadow = np.zeros((span, span), np.float32), np.zeros((span, span), np.float32)

@@ -55,7 +55,6 @@ class VisionConfig:
     # long side
     table_window_cities: float = 2.5  # then windows this many times a city's size (from the
     table_small_window: float = 0.15  # first look; without one, this share of the long side)
-    table_window_slack: float = 0.35  # ... unless first windows were that size, give or take
     table_pad: float = 0.12  # ... over the photo padded by its mirror image this much all round
     whole_shown: float = 0.97  # a region with less of it inside the photo is cut by its edge
     cut_min_shown: float = 0.25  # ... and one with less still is a mirror image: ignored
@@ -70,7 +69,8 @@ class VisionConfig:
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
     table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
     table_max_looks: int = 4  # ... trying at most this many corner estimates
-    table_max_searches: int = 4  # ... for at most this many regions of a photo
+    table_pair_area: float = 1.6  # a region this many times the city read first holds another
+    table_max_searches: int = 12  # ... for at most this many regions of a photo
     table_edge_margin: float = 0.002  # a city this near the frame's edge (share of its width)
     # is cut by it
 
