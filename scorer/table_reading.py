@@ -65,8 +65,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     if region is not None:
         single = _single(reader, photo, [], t0)
         city = _rescale(single.cities[0].corners, 1 / (factor * photo.scale))  # in small
-        if search.area(city) >= cfg.one_city_match * search.area(region) and not _beside(
-                reader, padded, pad, city):
+        if search.area(city) >= cfg.one_city_match * search.area(region) and search.squareness(
+                city) >= cfg.table_min_squareness and not _beside(reader, padded, pad, city):
             return single  # the one region was one city: a single city's photo
     candidates = _candidates(reader, photo, factor, padded, pad)
     if candidates is None:
@@ -74,11 +74,17 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     seen, todo = candidates
     height, width = seen.image.shape[:2]
     found, unread, searches = [], [], cfg.table_max_searches
-    for quad, at_edge, look in todo:
+    halves = []  # where two cities side by side, seen as one region, would lie
+    for n, (quad, at_edge, look) in enumerate(itertools.chain(todo, halves)):
+        largest = max((search.area(lk.quad) for lk in found), default=0.0)
+        if n < len(todo) and not at_edge and cfg.table_pair_squareness <= search.squareness(
+                quad) < cfg.table_min_squareness and search.area(quad) >= (
+                cfg.table_pair_area * largest):  # a region of the finder's, not a half
+            halves += [(half, False, None) for half in _halves(quad)
+                       if search.within(half.mean(0)[None], width, height, 0)]
         if any(search.inside(quad.mean(0), q) for q in [lk.quad for lk in found] +
                [u.quad for u in unread]):
             continue  # a city already read or reported
-        largest = max((search.area(lk.quad) for lk in found), default=0.0)
         if search.area(quad) < cfg.table_min_size * largest:
             continue  # too small to be a city beside those found: clutter
         if at_edge and search.squareness(quad) < cfg.table_min_squareness:
@@ -88,7 +94,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             searches -= 1
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
             look = _read_around(reader, seen.image, quad, size)
-        if look is None or any(search.inside(look.quad.mean(0), f.quad) for f in found):
+        if look is None or any(search.overlap(look.quad, f.quad) > cfg.table_max_overlap
+                               for f in found):
             continue  # nothing there, or a city already read
         if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
             look = reader.centre_on_tiles(seen.image, look)  # a city with its corners off
@@ -252,6 +259,17 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
                           typical)
     return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found]
+
+
+def _halves(quad: np.ndarray) -> list[np.ndarray]:
+    """A quad (4, 2) cut in two across its longer sides: where two cities side by side,
+    seen as one region, each lie."""
+    a, b, c, d = np.asarray(quad, np.float32)
+    if np.linalg.norm(b - a) + np.linalg.norm(d - c) >= np.linalg.norm(c - b) + np.linalg.norm(a - d):
+        ab, dc = (a + b) / 2, (d + c) / 2
+        return [np.stack([a, ab, dc, d]), np.stack([ab, b, c, dc])]
+    bc, ad = (b + c) / 2, (a + d) / 2
+    return [np.stack([a, b, bc, ad]), np.stack([ad, bc, c, d])]
 
 
 def _one_per_city(found: list[search.Candidate], config) -> list[search.Candidate]:

@@ -61,10 +61,12 @@ def test_each_city_is_read(reader, n):
     assert right >= (16 * n if n < 7 else 0.97 * 16 * n)
 
 
-def test_two_cities_a_tenth_of_a_city_apart_are_two_cities(reader):
+@pytest.mark.parametrize("name", ["pair", "side-by-side"])
+def test_two_cities_a_tenth_of_a_city_apart_are_two_cities(reader, name):
     """The whole photo's first look sees one region there: the windows sized for the city
-    read first look for another beside it."""
-    data, truth = table("pair")
+    read first look for another beside it, and a region as long as two cities is looked at
+    half by half."""
+    data, truth = table(name)
     found = read(reader, data)
     assert sorted(nearest(truth, c.corners) for c in found.cities) == [0, 1]
     assert [c.grid for c in found.cities] == [truth["grids"][nearest(truth, c.corners)]

@@ -4,7 +4,8 @@
 ``<case>.json`` (the truth: upright grid, city corners, tier). Seeded: the same files every run.
 Also writes an empty table (no city) for the error path, and whole-table photos of 2, 4 and 7
 cities (``tests/fixtures/tables``; the 4-city one also shows a city cut by the frame's edge)
-and of two cities a tenth of a city apart (``table-pair``).
+and of two cities a tenth of a city apart (``table-pair``, and ``table-side-by-side``, where
+they lie edge to edge and the finder sees one region).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def write_tables(faces) -> None:
     for name, seed, n, spread in (("table-2", [SEED, 50, 2], 2, (0.75, 0.95)),
                                   ("table-4", [SEED, 50, 4], 4, (0.75, 0.95)),
                                   ("table-7", [SEED, 50, 7], 7, (0.75, 0.95)),
-                                  ("table-pair", [SEED, 51, 15], 2, (0.55, 0.57))):
+                                  ("table-pair", [SEED, 51, 15], 2, (0.55, 0.57)),
+                                  ("table-side-by-side", [SEED, 51, 1], 2, (0.55, 0.57))):
         rng = np.random.default_rng(seed)
         photo = render_table(faces, rng, n, (1600, 1200), tile_px=56, cut=n == 4,
                              spread=spread)

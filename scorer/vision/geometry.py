@@ -200,6 +200,7 @@ def finder_view(image: np.ndarray, box: np.ndarray | None, size: int) -> tuple[n
         x0, y0, x1, y1 = 0, 0, w, h
     else:
         (x0, y0), (x1, y1) = np.round(box).astype(int)
+        x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)  # a degenerate box is one pixel
     region = image[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
     region = cv2.copyMakeBorder(region, max(-y0, 0), max(y1 - h, 0), max(-x0, 0), max(x1 - w, 0),
                                 cv2.BORDER_CONSTANT, value=(0, 0, 0))

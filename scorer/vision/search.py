@@ -102,6 +102,12 @@ def typical_extent(found: list[Candidate], config: VisionConfig) -> float | None
     return float(np.median([t for t in sides if 0.75 * sides[best] <= t <= sides[best] / 0.75]))
 
 
+def overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the smaller of two convex quads (4, 2) that the other covers."""
+    shared = cv2.intersectConvexConvex(np.float32(a), np.float32(b))[0]
+    return float(shared / max(min(area(a), area(b)), 1e-6))
+
+
 def inside(point: np.ndarray, quad: np.ndarray) -> bool:
     """Whether a point (2,) lies inside a quad (4, 2)."""
     return cv2.pointPolygonTest(np.float32(quad).reshape(-1, 1, 2),
