@@ -5,10 +5,10 @@
 (``PhotoReader.read``), unless windows sized for that city show another beside it. Otherwise
 the finder looks at the photo window by window (``vision.search``), then again with windows
 sized for the cities read at first sight; each candidate is centred on its tiles as a single
-photo's city is and kept only when its sixteen cells look like tiles; the cities found are
-ordered clockwise
-around the table. Cities cut by the frame's edge, or that cannot be made out, are reported
-with their outline, never read.
+photo's city is and kept only when its sixteen cells look like tiles (a region as long as
+two cities is also read half by half); the cities found are ordered clockwise around the
+table. Cities cut by the frame's edge, or that cannot be made out, are reported with their
+outline, never read.
 """
 
 from __future__ import annotations

@@ -66,3 +66,9 @@ def test_finder_view_maps_back_to_the_photo():
     corners = geometry.apply_matrix(np.array([[-0.5, -0.5], [127.5, 127.5]]), back)
     # pixel centres are integers, so the view's outer edge is the box's edge less half a pixel
     assert np.allclose(corners, [[99.5, 49.5], [499.5, 449.5]], atol=1e-3)
+
+
+def test_a_finder_view_of_a_degenerate_box_is_a_view_not_an_error():
+    image = np.full((100, 120, 3), 200, np.uint8)
+    view, back = geometry.finder_view(image, np.array([[50.2, 40.0], [50.4, 40.1]]), 32)
+    assert view.shape == (32, 32, 3) and view.mean() == 200

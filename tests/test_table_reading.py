@@ -103,6 +103,13 @@ def test_seating_is_clockwise_from_the_city_nearest_below_the_middle():
     assert search.seating(np.array([[10, 0], [0, 10]], float)) == [1, 0]
 
 
+def test_overlap_is_the_share_of_the_smaller_quad_covered():
+    big = np.float32([[0, 0], [100, 0], [100, 100], [0, 100]])
+    assert search.overlap(big, big * 0.5) == pytest.approx(1.0)
+    assert search.overlap(big, big + [50, 0]) == pytest.approx(0.5)
+    assert search.overlap(big, big + [200, 0]) == 0
+
+
 def test_windows_cover_the_image_and_hold_a_city_whole_wherever_it_lies():
     boxes = search.window_boxes(600, 800, 250)
     starts = sorted({b[0][0] for b in boxes})

@@ -69,11 +69,11 @@ class VisionConfig:
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
     table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
     table_max_looks: int = 4  # ... trying at most this many corner estimates
+    table_max_searches: int = 12  # ... for at most this many regions of a photo
     table_pair_area: float = 1.6  # a region this many times the city read first holds another
     table_max_overlap: float = 0.25  # a city read over this share of one read before: the same
     table_pair_squareness: float = 0.35  # a region this square or more, but less than
     # table_min_squareness, may be two cities side by side: its halves are looked at too
-    table_max_searches: int = 12  # ... for at most this many regions of a photo
     table_edge_margin: float = 0.002  # a city this near the frame's edge (share of its width)
     # is cut by it
 
