@@ -77,9 +77,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     halves = []  # where two cities side by side, seen as one region, would lie
     for n, (quad, at_edge, look) in enumerate(itertools.chain(todo, halves)):
         largest = max((search.area(lk.quad) for lk in found), default=0.0)
-        if n < len(todo) and not at_edge and cfg.table_pair_squareness <= search.squareness(
-                quad) < cfg.table_min_squareness and search.area(quad) >= (
-                cfg.table_pair_area * largest):  # a region of the finder's, not a half
+        if n < len(todo) and not at_edge and _two_cities(quad, largest, cfg):  # not a half
             halves += [(half, False, None) for half in _halves(quad)
                        if search.within(half.mean(0)[None], width, height, 0)]
         if any(search.inside(quad.mean(0), q) for q in [lk.quad for lk in found] +
@@ -136,9 +134,7 @@ def _first_looks(reader: PhotoReader, seen: Photo, candidates: list[search.Candi
                  to_image, typical: float | None) -> dict:
     """A first look at every candidate the size of a city (``typical``, in the candidates'
     pixels), all at once (the models run a few times for all of them): candidate id -> look."""
-    cfg = reader.config
-    likely = [c for c in candidates if not c.at_edge and typical and search.squareness(
-        c.quad) >= cfg.table_min_squareness and _extent(c.quad) >= cfg.table_likely_size * typical]
+    likely = [c for c in candidates if typical and _city_sized(c, typical, reader.config)]
     if not likely:
         return {}
     quads = _centred(reader, seen.image, [to_image(c.quad) for c in likely])
@@ -202,14 +198,24 @@ def _beside(reader: PhotoReader, padded: np.ndarray, pad: int, city: np.ndarray)
     it and another."""
     cfg = reader.config
     extent, area = _extent(city), search.area(city)
-    for c in _look_over(reader, padded, pad, [cfg.table_window_cities * extent]):
-        if c.at_edge:
-            continue
-        if c.area >= cfg.table_pair_area * area or (
-                search.squareness(c.quad) >= cfg.table_min_squareness and not search.inside(
-                    c.quad.mean(0), city) and _extent(c.quad) >= cfg.table_likely_size * extent):
-            return True
-    return False
+    return any((not c.at_edge and c.area >= cfg.table_pair_area * area) or (
+        _city_sized(c, extent, cfg) and not search.inside(c.quad.mean(0), city))
+        for c in _look_over(reader, padded, pad, [cfg.table_window_cities * extent]))
+
+
+def _city_sized(candidate: search.Candidate, extent: float, config) -> bool:
+    """Whether a region is whole, square and about as large as a city of ``extent`` pixels
+    (the larger side of its bounding box, in the region's pixels)."""
+    return (not candidate.at_edge and search.squareness(candidate.quad) >=
+            config.table_min_squareness and _extent(candidate.quad) >=
+            config.table_likely_size * extent)
+
+
+def _two_cities(quad: np.ndarray, largest: float, config) -> bool:
+    """Whether a whole region (quad (4, 2)) may be two cities side by side: about twice as
+    long as wide and larger than any city read so far (``largest``, an area)."""
+    return (config.table_pair_squareness <= search.squareness(quad) <
+            config.table_min_squareness and search.area(quad) >= config.table_pair_area * largest)
 
 
 def _one_region(reader: PhotoReader, small: np.ndarray) -> np.ndarray | None:
