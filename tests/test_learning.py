@@ -51,11 +51,16 @@ def upload(client, table_id: str, city: int, data: bytes) -> dict:
     return response.json["cities"][city - 1]
 
 
-def misread_cell(city: dict, grid) -> tuple[int, int]:
-    """A cell (row, col) the reader got wrong."""
+def misread_cells(city: dict, grid) -> list[tuple[int, int]]:
+    """The cells (row, col) the reader got wrong."""
     wrong = [(r, c) for r in range(4) for c in range(4) if city["grid"][r][c] != grid[r][c]]
     assert wrong, "the shifted inks should fool the shipped model somewhere"
-    return wrong[0]
+    return wrong
+
+
+def misread_cell(city: dict, grid) -> tuple[int, int]:
+    """A cell (row, col) the reader got wrong."""
+    return misread_cells(city, grid)[0]
 
 
 def test_a_correction_changes_the_next_reading_of_a_look_alike_cell(client):
@@ -71,7 +76,8 @@ def test_a_correction_changes_the_next_reading_of_a_look_alike_cell(client):
     assert again["grid"][r][c] == right[r][c] and again["reading"]["adapted"]
 
 
-def test_an_undone_correction_is_forgotten(client):
+def test_an_undone_correction_is_forgotten(client, reader):
+    """After a correction and its undo, the next photo reads as the shipped model reads it."""
     table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
     right = truth("easy-00")["grid"]
     city = upload(client, table["id"], 1, other_printing("easy-00"))
@@ -81,8 +87,9 @@ def test_an_undone_correction_is_forgotten(client):
     client.put(cell, json={"building": city["grid"][r][c]})  # back to what was read
     assert client.get("/api/learning").json == {**client.get("/api/learning").json,
                                                 "active": False, "cells": 0}
-    again = upload(client, table["id"], 2, other_printing("easy-00", scale=0.9))
-    assert again["grid"][r][c] == city["grid"][r][c] and not again["reading"]["adapted"]
+    second = other_printing("easy-00", scale=0.9)
+    again = upload(client, table["id"], 2, second)
+    assert again["grid"] == reader.read_photo(second).grid and not again["reading"]["adapted"]
     assert client.get("/api/corrections/export.zip").status_code == 200
 
 
@@ -130,7 +137,7 @@ def test_rereading_uses_what_was_learned_and_keeps_the_players_choices(client):
     right = truth("easy-00")["grid"]
     first = upload(client, table["id"], 1, other_printing("easy-00"))
     second = upload(client, table["id"], 2, other_printing("easy-00", scale=0.9))
-    r, c = misread_cell(first, right)
+    r, c = next(cell for cell in misread_cells(first, right) if cell in misread_cells(second, right))
     client.put(f"/api/tables/{table['id']}/cities/1/cells/{r + 1}/{c + 1}",
                json={"building": right[r][c]})
     reread = client.post(f"/api/tables/{table['id']}/cities/2/reread").json["cities"][1]

@@ -37,3 +37,21 @@ def test_renderer_is_deterministic():
     b, _ = scene_for(3, 5, "drawn", out_size=(320, 240))
     assert np.array_equal(a.image, b.image) and a.grid == b.grid
     assert np.allclose(a.corners, b.corners)
+
+
+def test_a_photo_seen_from_further_keeps_the_city_under_its_corners():
+    """far_and_shaken shrinks the photo to tiles of 32-64 px and moves the corners with it:
+    the city warped from the new corners looks like the city warped from the old ones, and
+    unlike the same city warped half a cell aside."""
+    from training.data import scene_for
+    from training.render import far_and_shaken
+
+    scene, rng = scene_for(11, 2, "drawn", tier="easy", out_size=(960, 720))
+    image, corners = far_and_shaken(scene.image, scene.corners, rng)
+    tile = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean() / 4
+    assert 31 < tile < 65 and image.shape[1] < 960
+    before = geometry.warp_city(scene.image, scene.corners).astype(float)
+    after = geometry.warp_city(image, corners).astype(float)
+    aside = geometry.warp_city(image, corners + np.float32([tile / 2, 0])).astype(float)
+    assert np.abs(after - before).mean() < 0.6 * np.abs(aside - before).mean()
+

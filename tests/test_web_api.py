@@ -349,6 +349,20 @@ def test_corners_that_cannot_be_a_city_are_400(client, corners, message):
     assert client.get(f"/api/tables/{table['id']}").json["cities"][0] == before
 
 
+def test_a_city_at_the_photos_edge_can_be_read_again_inside_its_corners(client):
+    """The reader's corners of a city touching the frame may lie just beyond it; reading
+    the photo again inside them (as rereading does) is no error."""
+    table = new_table(client)
+    city = upload(client, table["id"], 1, photo(CASES[0]).read_bytes()).json["cities"][0]
+    width, _ = city["reading"]["photo_size"]
+    corners = city["reading"]["corners"]
+    right = max(range(4), key=lambda i: corners[i][0])
+    corners[right][0] = width + 0.02 * width  # a corner 2 % of the width beyond the edge
+    response = client.post(f"/api/tables/{table['id']}/cities/1/corners", json={"corners": corners})
+    assert response.status_code == 200, response.json
+    assert client.post(f"/api/tables/{table['id']}/cities/1/reread").status_code == 200
+
+
 def _png(width, height) -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (width, height), (90, 60, 30)).save(out, "PNG")

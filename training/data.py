@@ -19,12 +19,13 @@ from scorer.vision import geometry
 from scorer.vision.config import DEFAULT
 
 from .printings import reprint
-from .render import random_layout, render_scene
+from .render import far_and_shaken, random_layout, render_scene
 from .tiles import drawn_faces, real_faces
 
 LABELS = [*BUILDINGS, "empty"]
 IGNORE = -100
 SIZES = [(960, 720), (720, 960), (800, 600), (1024, 768), (768, 1024)]
+FAR_SHARE = 0.35  # of the classifier's scenes, seen again from further away and shaken
 
 
 @cache
@@ -76,20 +77,27 @@ def _empty_crops(image, city, rng, count):
 
 
 def classifier_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
-    """Crops of one scene: 16 upright (building + turn 0), 16 turned (turn only), empties."""
+    """Crops of one scene: 16 upright (building + turn 0), 16 turned (turn only), empties.
+
+    A share of the scenes are first seen from further away and shaken (tiles of 32-64 px,
+    motion blur, washed-out glare), as a photo of a whole table often is.
+    """
     seed, index, art = job
     scene, rng = scene_for(seed, index, art)
-    upright = _perturbed(scene.corners, rng, 0.035)
+    image, city = scene.image, scene.corners
+    if rng.uniform() < FAR_SHARE:
+        image, city = far_and_shaken(image, city, rng)
+    upright = _perturbed(city, rng, 0.035)
     k = int(rng.integers(1, 4))
     tiles, corners, building, turn = [], [], [], []
     for quarter in (0, k):
-        warped = geometry.warp_city(scene.image, np.roll(upright, -quarter, axis=0))
+        warped = geometry.warp_city(image, np.roll(upright, -quarter, axis=0))
         tiles.append(geometry.tile_crops(warped))
         corners.append(geometry.corner_crops(warped))
         names = np.rot90(np.array(scene.grid), quarter).ravel()
         building += [LABELS.index(n) if quarter == 0 else IGNORE for n in names]
         turn += [quarter] * 16
-    empty_t, empty_c = _empty_crops(scene.image, scene.corners, rng, 4)
+    empty_t, empty_c = _empty_crops(image, city, rng, 4)
     building += [LABELS.index("empty")] * len(empty_t)
     turn += [IGNORE] * len(empty_t)
     return {
@@ -151,7 +159,7 @@ def _city_mask(quad: np.ndarray) -> np.ndarray:
 
 
 CACHE = Path(__file__).resolve().parent / "data"
-VERSION = 2  # of the samples above: a change to them must not reuse an old cache
+VERSION = 3  # of the samples above: a change to them must not reuse an old cache
 
 
 def build(kind: str, seed: int, count: int, art: str = "mixed", processes: int = 2,

@@ -299,3 +299,37 @@ def render_scene(layout: Layout, faces: FaceSet, rng: np.random.Generator, tier:
     corners = np.array([[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]],
                        np.float32)
     return Scene(img, layout.grid, to_img(corners), to_img(cells), tier, layout.duplex)
+
+
+def far_and_shaken(image: np.ndarray, corners: np.ndarray, rng,
+                   tile_px: tuple[float, float] = (32, 64)) -> tuple[np.ndarray, np.ndarray]:
+    """The same photo taken from further away by a moving hand: tiles of ``tile_px`` pixels
+    (never enlarged), blur along one direction, sometimes a tile washed out by glare, JPEG again.
+
+    image : (H, W, 3) uint8 RGB.  corners : (4, 2) the city's corners in it.
+    Returns the new image and the city's corners in it.
+    """
+    tile = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean() / 4
+    scale = min(1.0, rng.uniform(*tile_px) / tile)
+    if scale < 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners = ((corners + 0.5) * scale - 0.5).astype(np.float32)
+    tile *= scale
+    img = image.astype(np.float32)
+    length = rng.uniform(0, 0.08) * tile
+    if length >= 1.5:  # motion blur: a line kernel at any angle
+        n = int(np.ceil(length)) | 1
+        kernel = np.zeros((n, n), np.float32)
+        angle = rng.uniform(0, np.pi)
+        d = (n - 1) / 2 * np.array([np.cos(angle), np.sin(angle)])
+        c = (n - 1) / 2
+        cv2.line(kernel, (round(c - d[0]), round(c - d[1])), (round(c + d[0]), round(c + d[1])), 1.0)
+        img = cv2.filter2D(img, -1, kernel / kernel.sum())
+    if rng.uniform() < 0.3:  # glare that washes out a tile or two
+        h, w = img.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        centre = corners.mean(0) + rng.uniform(-2, 2, 2) * tile
+        s = rng.uniform(0.4, 1.2) * tile
+        g = np.exp(-(((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * s * s)))
+        img = img + (255 - img) * (rng.uniform(0.6, 0.95) * g)[..., None]
+    return jpeg(np.clip(img, 0, 255).astype(np.uint8), int(rng.integers(60, 92))), corners

@@ -35,6 +35,7 @@ NO_CITY_ON_TABLE = ("no complete city found in the photo; photograph the table f
                     "with every city whole in the frame (or each city in its own photo)")
 PHOTO_KEYS = ("table_photo", "in_photo", "photo_notes", "photo_unread")  # kept when read again
 MIN_CITY_SHARE = 0.005  # tapped corners must enclose at least this share of the photo
+CORNER_SLACK = 0.05  # a corner may lie this share of the photo's side outside it (a city at the edge)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # spreadsheets run cells starting so
 
 
@@ -274,7 +275,8 @@ def _details(reading, before: dict | None = None) -> dict:
 
 def check_corners(corners, width: int | None = None, height: int | None = None) -> list:
     """Four tapped points on the photo, as [[x, y] x4] floats: finite, and (given the
-    photo's size) inside it, enclosing a fair share of it; TableError otherwise."""
+    photo's size) inside it or just outside (a city at the photo's edge: its corner may lie
+    beyond the frame), enclosing a fair share of it; TableError otherwise."""
     message = "corners are four [x, y] points on the photo"
     if not (isinstance(corners, list) and len(corners) == 4 and all(
             isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p)
@@ -283,7 +285,8 @@ def check_corners(corners, width: int | None = None, height: int | None = None) 
     points = [(float(x), float(y)) for x, y in corners]
     if width is None or height is None:
         return points
-    if not all(-1 <= x <= width + 1 and -1 <= y <= height + 1 for x, y in points):
+    dx, dy = CORNER_SLACK * width + 1, CORNER_SLACK * height + 1
+    if not all(-dx <= x <= width + dx and -dy <= y <= height + dy for x, y in points):
         raise TableError(f"{message}: each inside its {width}x{height} pixels")
     cx, cy = sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4
     around = sorted(points, key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
