@@ -29,11 +29,6 @@ ADVICE = "try again closer, with less tilt, and with the whole city in the frame
 NO_CITY = f"no city found in the photo; {ADVICE}"
 
 
-def _rescale(quad: np.ndarray, factor: float) -> np.ndarray:
-    """Points in an image shrunk by ``factor`` -> points in the original (pixel centres)."""
-    return ((np.asarray(quad) + 0.5) * factor - 0.5).astype(np.float32)
-
-
 @dataclass
 class Reading:
     """An upright city read from a photo, with what a caller keeps of it.
@@ -144,7 +139,7 @@ class PhotoReader:
                 quad = self._rectified_look(small, quad, max_shift)
             if all(np.abs(quad - t).max() > 0.5 for t in tried):
                 tried.append(quad)
-                yield _rescale(quad, factor)
+                yield geometry.rescale(quad, factor)
 
     def _hypotheses(self, image: np.ndarray) -> Iterator[tuple[np.ndarray, float]]:
         """Where the city may be, most likely first, and how far the square looks may move it.
@@ -511,7 +506,7 @@ class PhotoReader:
             quads, no_city = self.city_candidates(photo.image), self.config.no_city_cells
         else:
             tapped = geometry.order_clockwise(np.asarray(corners, np.float32))
-            quads, no_city = iter([_rescale(tapped, 1 / photo.scale)]), SIZE * SIZE + 1
+            quads, no_city = iter([geometry.rescale(tapped, 1 / photo.scale)]), SIZE * SIZE + 1
         first = next(quads, None)
         if first is None:
             raise GridNotFound(NO_CITY, photo)
@@ -537,7 +532,7 @@ class PhotoReader:
         return Reading(
             grid=[[BUILDINGS[i] for i in row] for row in chosen],
             confidence=np.round(confidence, 4).tolist(),
-            corners=_rescale(np.roll(look.quad, look.k, axis=0), photo.scale),
+            corners=geometry.rescale(np.roll(look.quad, look.k, axis=0), photo.scale),
             warped=look.upright,
             duplex=duplex,
             photo=photo,
@@ -557,7 +552,7 @@ class PhotoReader:
             return photo, itertools.chain([first], rest)
         full = photo.at_full_size(self.config)
         lift = photo.scale / full.scale
-        return full, (_rescale(q, lift) for q in itertools.chain([first], rest))
+        return full, (geometry.rescale(q, lift) for q in itertools.chain([first], rest))
 
     def _best_look(self, image: np.ndarray, quads: Iterator[np.ndarray]) -> _Look | None:
         """The first estimate whose sixteen cells all look like tiles, else the one with the

@@ -23,7 +23,7 @@ import numpy as np
 from .city import SIZE
 from .errors import GridNotFound
 from .photo import Photo
-from .reading import NO_CITY, PhotoReader, Reading, _rescale
+from .reading import NO_CITY, PhotoReader, Reading
 from .vision import geometry, search
 
 
@@ -64,7 +64,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     region, single = _one_region(reader, small), None
     if region is not None:
         single = _single(reader, photo, [], t0)
-        city = _rescale(single.cities[0].corners, 1 / (factor * photo.scale))  # in small
+        city = geometry.rescale(single.cities[0].corners, 1 / (factor * photo.scale))  # in small
         if search.area(city) >= cfg.one_city_match * search.area(region) and search.squareness(
                 city) >= cfg.table_min_squareness and not _beside(reader, padded, pad, city):
             return single  # the one region was one city: a single city's photo
@@ -127,7 +127,7 @@ class _Seen:
 
 
 def _reported(unread: list[_Seen], photo: Photo) -> list[Unread]:
-    return [Unread(_rescale(u.quad, photo.scale), u.why) for u in unread]
+    return [Unread(geometry.rescale(u.quad, photo.scale), u.why) for u in unread]
 
 
 def _first_looks(reader: PhotoReader, seen: Photo, candidates: list[search.Candidate],
@@ -311,5 +311,5 @@ def _sharp_enough(photo: Photo, candidates: list[search.Candidate], typical: flo
     if photo.scale > 1 and typical * factor / SIZE / np.sqrt(2) < config.table_cell_px:
         full = photo.at_full_size(config)
         lift = photo.scale / full.scale
-        return full, lambda q: _rescale(_rescale(q, factor), lift)
-    return photo, lambda q: _rescale(q, factor)
+        return full, lambda q: geometry.rescale(geometry.rescale(q, factor), lift)
+    return photo, lambda q: geometry.rescale(q, factor)

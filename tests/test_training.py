@@ -54,4 +54,3 @@ def test_a_photo_seen_from_further_keeps_the_city_under_its_corners():
     after = geometry.warp_city(image, corners).astype(float)
     aside = geometry.warp_city(image, corners + np.float32([tile / 2, 0])).astype(float)
     assert np.abs(after - before).mean() < 0.6 * np.abs(aside - before).mean()
-

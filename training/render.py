@@ -16,6 +16,7 @@ import numpy as np
 
 from scorer.city import GAME_SUPPLY, SIZE
 from scorer.duplex import domino_cells
+from scorer.vision import geometry
 
 from .tables import table_texture
 from .tiles import FaceSet
@@ -246,10 +247,17 @@ def studio(img: np.ndarray, strength: float, rng) -> np.ndarray:
         img = img * (1 - rng.uniform(0.25, 0.5) * m)[..., None]
     if rng.uniform() < 0.5 * strength:  # glare: a bright soft blob
         c = rng.uniform(0, 1, 2) * (w, h)
-        s = rng.uniform(0.04, 0.12) * max(w, h)
-        g = np.exp(-(((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * s * s)))
-        img = img + (255 - img) * (rng.uniform(0.4, 0.85) * g)[..., None]
+        img = glare(img, c, rng.uniform(0.04, 0.12) * max(w, h), rng.uniform(0.4, 0.85))
     return img
+
+
+def glare(img: np.ndarray, centre, spread: float, strength: float) -> np.ndarray:
+    """A bright soft blob of light: (H, W, 3) float RGB washed toward white by ``strength``
+    at ``centre`` (x, y), fading over ``spread`` pixels."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    g = np.exp(-(((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * spread * spread)))
+    return img + (255 - img) * (strength * g)[..., None]
 
 
 LIGHTS = {"studio": studio, "lamp": lamp}
@@ -313,7 +321,7 @@ def far_and_shaken(image: np.ndarray, corners: np.ndarray, rng,
     scale = min(1.0, rng.uniform(*tile_px) / tile)
     if scale < 1:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        corners = ((corners + 0.5) * scale - 0.5).astype(np.float32)
+        corners = geometry.rescale(corners, scale)
     tile *= scale
     img = image.astype(np.float32)
     length = rng.uniform(0, 0.08) * tile
@@ -326,10 +334,6 @@ def far_and_shaken(image: np.ndarray, corners: np.ndarray, rng,
         cv2.line(kernel, (round(c - d[0]), round(c - d[1])), (round(c + d[0]), round(c + d[1])), 1.0)
         img = cv2.filter2D(img, -1, kernel / kernel.sum())
     if rng.uniform() < 0.3:  # glare that washes out a tile or two
-        h, w = img.shape[:2]
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         centre = corners.mean(0) + rng.uniform(-2, 2, 2) * tile
-        s = rng.uniform(0.4, 1.2) * tile
-        g = np.exp(-(((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * s * s)))
-        img = img + (255 - img) * (rng.uniform(0.6, 0.95) * g)[..., None]
+        img = glare(img, centre, rng.uniform(0.4, 1.2) * tile, rng.uniform(0.6, 0.95))
     return jpeg(np.clip(img, 0, 255).astype(np.uint8), int(rng.integers(60, 92))), corners

@@ -93,6 +93,12 @@ def warp_size(config: VisionConfig = DEFAULT) -> tuple[int, int]:
     return SIZE * config.cell_px + 2 * pad, pad
 
 
+def rescale(points: np.ndarray, factor: float) -> np.ndarray:
+    """Points (..., 2) in an image shrunk by ``factor`` -> the same points in the image
+    ``factor`` times larger (pixel centres kept); float32."""
+    return ((np.asarray(points) + 0.5) * factor - 0.5).astype(np.float32)
+
+
 def shrink(image: np.ndarray, factor: int) -> np.ndarray:
     """Area-average by an integer factor (OpenCV's fast path); drops the last odd pixels.
 
