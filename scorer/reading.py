@@ -405,6 +405,59 @@ class PhotoReader:
             best = better
         return best
 
+    def _lattice_search(self, image: np.ndarray, look: _Look) -> np.ndarray:
+        """Corners (4, 2) of the 4x4 block of cells that reads most surely on the look's
+        lattice, extended all round: where the city lies when its outline is a cell or more
+        off, or outlines a 2x2 block of tiles (or a region twice the city's size).
+
+        The lattice's cells are the outline's (``config.lattice_scales`` times as large),
+        ``config.lattice_cells`` of them each way around its centre, on whole and half-cell
+        steps.
+        """
+        cfg = self.config
+        n = cfg.lattice_cells
+        upright = np.roll(look.quad, look.k, axis=0).astype(np.float32)
+        to_image = cv2.getPerspectiveTransform(geometry.square(0, SIZE), upright)
+        side, pad = geometry.warp_size(cfg, n)
+        origins, views = [], []
+        for scale in cfg.lattice_scales:
+            for dy, dx in itertools.product((0, 0.5), repeat=2):
+                origin = SIZE / 2 - n * scale / 2 + scale * np.array([dx, dy], np.float32)
+                target = geometry.square(pad, SIZE * cfg.cell_px / scale)
+                target -= origin / scale * cfg.cell_px  # the lattice's first cell at pad
+                views.append(geometry.warp_quad(image, upright, target, side))
+                origins.append((origin, scale))
+        sure = self._lattice_sureness(views, n)
+        total = np.pad(sure.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0)))
+        k = SIZE  # the sum of each 4x4 window, by its top-left cell: (views, n - 3, n - 3)
+        sums = total[:, k:, k:] - total[:, :-k, k:] - total[:, k:, :-k] + total[:, :-k, :-k]
+        view, row, col = np.unravel_index(int(np.argmax(sums)), sums.shape)
+        origin, scale = origins[view % len(origins)]
+        top_left = origin + scale * np.array([col, row], np.float32)
+        return geometry.apply_matrix(geometry.square(0, SIZE * scale) + top_left, to_image)
+
+    def _lattice_sureness(self, views: list[np.ndarray], cells: int) -> np.ndarray:
+        """Log sureness (N, cells, cells) of every cell of N warps of cells x cells, read as
+        they lie; then (when the cells' turns vote for another way up: the outline's own may
+        be wrong) the same read that way up, after them: (2 N, cells, cells)."""
+        cfg = self.config
+
+        def classify(warps):
+            return self.classifier.predict(
+                np.concatenate([geometry.tile_crops(v, cfg, cells) for v in warps]),
+                np.concatenate([geometry.corner_crops(v, cfg, cells) for v in warps]))
+
+        probs, turns, _ = classify(views)
+        sure = self._log_sureness(probs).reshape(len(views), cells, cells)
+        certain = turns.max(axis=1) > cfg.lattice_turn_sure  # cloth votes no turn surely
+        k = int(np.argmax(np.bincount(turns[certain].argmax(axis=1), minlength=4)))
+        if not k:
+            return sure
+        # a warp is square and its cells a square lattice: turned, each cell is one
+        probs, _, _ = classify([np.ascontiguousarray(np.rot90(v, -k)) for v in views])
+        turned = self._log_sureness(probs).reshape(len(views), cells, cells)
+        return np.concatenate([sure, np.rot90(turned, k, axes=(1, 2))])
+
     def _nudged(self, image: np.ndarray, upright: np.ndarray, step: float) -> np.ndarray | None:
         """Upright corners (4, 2) moved so that each cell sits where, among nine shifts of
         ``step`` cells (and none), it reads most surely; None when no shift helps a cell.
@@ -588,6 +641,13 @@ class PhotoReader:
                 best = centred
             if self._reads_surely(best):
                 break
+        for _ in range(self.config.lattice_rounds):
+            if best is None or self._reads_surely(best):
+                break
+            found = self.centre_on_tiles(image, self.look(image, self._lattice_search(image, best)))
+            if self._total(found) <= self._total(best):
+                break
+            best = found
         return best
 
     def _reads_surely(self, look: _Look) -> bool:

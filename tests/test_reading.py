@@ -1,5 +1,6 @@
 """Golden photo cases: every committed fixture is read exactly, upright, with its corners."""
 
+import cv2
 import numpy as np
 import pytest
 from photos import CASES, EMPTY_TABLE, photo, truth
@@ -195,3 +196,43 @@ def test_the_estimate_that_reads_surest_once_centred_is_kept(reader, case):
     assert reading.grid == truth(case)["grid"]
     cell = np.linalg.norm(across)
     assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell
+
+
+def _in_city(corners, cells) -> np.ndarray:
+    """Points (4, 2) given in the city's cells (0-4 across and down) -> photo pixels."""
+    to_photo = cv2.getPerspectiveTransform(np.float32([[0, 0], [4, 0], [4, 4], [0, 4]]), corners)
+    return cv2.perspectiveTransform(np.float32(cells)[None], to_photo)[0]
+
+
+def _corner_error(quad, corners) -> float:
+    """The farthest corner from the truth, in either labelling, in cells."""
+    cell = np.linalg.norm(corners[1] - corners[0]) / 4
+    return min(np.linalg.norm(np.roll(quad, k, axis=0) - corners, axis=1).max()
+               for k in range(4)) / cell
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.startswith("medium")][:2])
+def test_an_outline_two_cells_aside_is_found_on_the_lattice_of_tiles(reader, case):
+    """An outline two cells aside (beyond what framing again moves) shows the city's half and
+    cloth; the 4x4 block that reads as tiles on its lattice is the city."""
+    image = read_photo(str(photo(case)))
+    corners = np.float32(truth(case)["corners"])
+    look = reader.look(image, _in_city(corners, [[2, -2], [6, -2], [6, 2], [2, 2]]))
+    assert not reader._reads_surely(look)
+    assert _corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
+    reading = reader.reading_of(reader._centred_best(image, [look], 1), Photo(image))
+    assert reading.grid == truth(case)["grid"]
+    assert _corner_error(reading.corners, corners) < 0.25
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.startswith("easy")][:2])
+def test_an_outline_of_two_by_two_tiles_is_found_at_twice_its_cells(reader, case):
+    """An outline round four tiles (its cells quarter tiles) finds the city at twice its cells."""
+    image = read_photo(str(photo(case)))
+    corners = np.float32(truth(case)["corners"])
+    look = reader.look(image, _in_city(corners, [[1, 1], [3, 1], [3, 3], [1, 3]]))
+    assert not reader._reads_surely(look)
+    assert _corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
+    reading = reader.reading_of(reader._centred_best(image, [look], 1), Photo(image))
+    assert reading.grid == truth(case)["grid"]
+    assert _corner_error(reading.corners, corners) < 0.25

@@ -37,6 +37,11 @@ class VisionConfig:
     reframe_turns: tuple[float, ...] = (15, 30, 45)  # ... or the outline turned this many
     # degrees either way, as it is or shrunk to fit inside itself,
     reframe_rounds: int = 4  # at most this many times, while the city reads more surely
+    lattice_scales: tuple[float, ...] = (1, 2, 0.5)  # a city still doubtful is looked for
+    # on its outline's lattice, its cells this many times the outline's, ...
+    lattice_cells: int = 10  # ... over this many cells each way around the outline's centre
+    lattice_turn_sure: float = 0.7  # ... read the way up its cells this sure of their turn vote
+    lattice_rounds: int = 3  # ... and again from what it found, while the city reads more surely
     centre_candidates: int = 4  # corner estimates centred so, best first, the surest kept
     cell_px: int = 96  # side of one cell in the warped city
     tile_margin: float = 0.2  # tile crop: the cell plus this share of a cell on each side

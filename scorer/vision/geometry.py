@@ -87,10 +87,11 @@ def _quad_of(contour: np.ndarray) -> np.ndarray:
     return refined
 
 
-def warp_size(config: VisionConfig = DEFAULT) -> tuple[int, int]:
-    """(side, pad) of the warped city image: 4 cells plus a margin of pad pixels all round."""
+def warp_size(config: VisionConfig = DEFAULT, cells: int = SIZE) -> tuple[int, int]:
+    """(side, pad) of the warped city image: 4 cells (or ``cells``) plus a margin of pad
+    pixels all round."""
     pad = int(np.ceil(config.cell_px * max(config.tile_margin, -config.corner_span[0])))
-    return SIZE * config.cell_px + 2 * pad, pad
+    return cells * config.cell_px + 2 * pad, pad
 
 
 def rescale(points: np.ndarray, factor: float) -> np.ndarray:
@@ -165,11 +166,12 @@ def cell_box(warped_side: int, row: int, col: int, lo: float, hi: float,
     return int(round(x0)), int(round(y0)), int(round(x1)), int(round(y1))
 
 
-def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
-    """Every cell with a margin of its neighbours: (16, T, T, 3) uint8, row-major."""
+def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE) -> np.ndarray:
+    """Every cell with a margin of its neighbours: (16, T, T, 3) uint8, row-major (of a
+    warp of ``cells`` x ``cells``: (cells², T, T, 3))."""
     crops = []
-    for row in range(SIZE):
-        for col in range(SIZE):
+    for row in range(cells):
+        for col in range(cells):
             x0, y0, x1, y1 = cell_box(len(warped), row, col, -config.tile_margin,
                                       1 + config.tile_margin, config)
             size = (config.tile_input, config.tile_input)
@@ -177,12 +179,14 @@ def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray
     return np.stack(crops)
 
 
-def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
-    """A sharper look at each cell's top-left corner, where the icon is: (16, C, C, 3) uint8."""
+def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT,
+                 cells: int = SIZE) -> np.ndarray:
+    """A sharper look at each cell's top-left corner, where the icon is: (16, C, C, 3) uint8
+    (of a warp of ``cells`` x ``cells``: (cells², C, C, 3))."""
     crops = []
     lo, hi = config.corner_span
-    for row in range(SIZE):
-        for col in range(SIZE):
+    for row in range(cells):
+        for col in range(cells):
             x0, y0, x1, y1 = cell_box(len(warped), row, col, lo, hi, config)
             size = (config.corner_input, config.corner_input)
             crops.append(cv2.resize(warped[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA))
