@@ -644,11 +644,22 @@ class PhotoReader:
         for _ in range(self.config.lattice_rounds):
             if best is None or self._reads_surely(best):
                 break
-            found = self.centre_on_tiles(image, self.look(image, self._lattice_search(image, best)))
+            found = max((self.centre_on_tiles(image, self.look(image, quad))
+                         for quad in self._on_lattice(image, best)), key=self._total)
             if self._total(found) <= self._total(best):
                 break
             best = found
         return best
+
+    def _on_lattice(self, image: np.ndarray, look: _Look) -> list[np.ndarray]:
+        """Where the city lies on the look's lattice of tiles (``_lattice_search``), and the
+        same outlined again by the finder's looks at it warped square, free to move: the
+        lattice keeps the look's perspective, which may be wrong."""
+        quad = self._lattice_search(image, look)
+        outlined = quad
+        for _ in range(self.config.rectified_looks):
+            outlined = self._rectified_look(image, outlined, np.inf)
+        return [quad, outlined]
 
     def _reads_surely(self, look: _Look) -> bool:
         """Every cell of the look reads at least ``low_confidence`` surely."""
