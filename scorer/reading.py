@@ -429,8 +429,8 @@ class PhotoReader:
                 origins.append((origin, scale))
         sure = self._lattice_sureness(views, n)
         total = np.pad(sure.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0)))
-        k = SIZE  # the sum of each 4x4 window, by its top-left cell: (views, n - 3, n - 3)
-        sums = total[:, k:, k:] - total[:, :-k, k:] - total[:, k:, :-k] + total[:, :-k, :-k]
+        w = SIZE  # the sum of each 4x4 window, by its top-left cell: (views, n - 3, n - 3)
+        sums = total[:, w:, w:] - total[:, :-w, w:] - total[:, w:, :-w] + total[:, :-w, :-w]
         view, row, col = np.unravel_index(int(np.argmax(sums)), sums.shape)
         origin, scale = origins[view % len(origins)]
         top_left = origin + scale * np.array([col, row], np.float32)
@@ -627,7 +627,9 @@ class PhotoReader:
         looks (best first, each in another place), stopping at one that reads surely.
 
         On a busy cloth the estimate that shows the most tiles is not always the one nearest
-        the city: another, centred, can read every cell surely where the first cannot.
+        the city: another, centred, can read every cell surely where the first cannot. When
+        even the best reads doubtfully, the city is looked for on its lattice of tiles
+        (``_on_lattice``), again from what was found, while it reads more surely.
         """
         best, tried = None, []
         for look in looks:
