@@ -61,15 +61,22 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     small = geometry.shrink(photo.image, factor)
     pad = int(cfg.table_pad * max(small.shape[:2]))
     padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT)
-    region, single = _one_region(reader, small), None
+    region, single, refusal = _one_region(reader, small), None, None
     if region is not None:
-        single = _single(reader, photo, [], t0)
-        city = geometry.rescale(single.cities[0].corners, 1 / (factor * photo.scale))  # in small
-        if search.area(city) >= cfg.one_city_match * search.area(region) and search.squareness(
-                city) >= cfg.table_min_squareness and not _beside(reader, padded, pad, city):
-            return single  # the one region was one city: a single city's photo
+        try:
+            single = _single(reader, photo, [], t0)
+        except GridNotFound as no_city:  # the one region may be a table of cities on a busy
+            refusal = no_city  # cloth, seen whole: the windows below look closer
+        else:
+            city = geometry.rescale(single.cities[0].corners, 1 / (factor * photo.scale))
+            if search.area(city) >= cfg.one_city_match * search.area(region) and \
+                    search.squareness(city) >= cfg.table_min_squareness and \
+                    not _beside(reader, padded, pad, city):
+                return single  # the one region was one city: a single city's photo
     candidates = _candidates(reader, photo, factor, padded, pad)
     if candidates is None:
+        if refusal is not None:
+            raise refusal
         return single or _single(reader, photo, [], t0)
     seen, todo = candidates
     height, width = seen.image.shape[:2]

@@ -171,3 +171,16 @@ def test_what_cannot_be_photographed_is_refused():
         args = {"seed": 0, "n_cities": 3, "family": "linen", "tier": "easy", "size": SMALL, **bad}
         with pytest.raises(ValueError):
             tables.render_table(**args)
+
+
+def test_a_table_on_tartan_seen_whole_as_one_region_is_searched_closer():
+    """A 12 MP photo of six cities on tartan, as a phone's JPEG: the whole photo's look sees one
+    region, read as one city it shows none; the closer windows must still find the cities
+    (it was refused: "no city found")."""
+    from scorer.reading import PhotoReader
+
+    image, _ = tables.render_table(901 * 7 + 1, 6, "tartan", "medium", size=(4000, 3000),
+                                   cut=False)
+    jpeg = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    assert len(PhotoReader().read_all(jpeg).cities) >= 3
