@@ -646,8 +646,13 @@ class PhotoReader:
         for _ in range(self.config.lattice_rounds):
             if best is None or self._reads_surely(best):
                 break
-            found = max((self.centre_on_tiles(image, self.look(image, quad))
-                         for quad in self._on_lattice(image, best)), key=self._total)
+            tried.append(best.quad)
+            quads = [q for q in self._on_lattice(image, best)
+                     if not any(_same_place(q, old) for old in tried)]
+            if not quads:  # the lattice shows the city where it was already looked at
+                break
+            found = max((self.centre_on_tiles(image, self.look(image, quad)) for quad in quads),
+                        key=self._total)
             if self._total(found) <= self._total(best):
                 break
             best = found
