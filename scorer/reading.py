@@ -663,6 +663,8 @@ class PhotoReader:
         same outlined again by the finder's looks at it warped square, free to move: the
         lattice keeps the look's perspective, which may be wrong."""
         quad = self._lattice_search(image, look)
+        if not np.isfinite(quad).all():  # a degenerate outline has no lattice
+            return []
         outlined = quad
         for _ in range(self.config.rectified_looks):
             outlined = self._rectified_look(image, outlined, np.inf)
