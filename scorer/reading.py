@@ -257,13 +257,14 @@ class PhotoReader:
         """
         return self.read_cities_cells([warped])[0]
 
-    def _classify(self, cities: list[np.ndarray]):
+    def _classify(self, cities: list[np.ndarray], cells: int = SIZE):
         """The classifier on every cell of warped cities (N, S, S, 3): building (16 N, L),
-        turn (16 N, 4) and features (16 N, D), row-major city by city."""
+        turn (16 N, 4) and features (16 N, D), row-major city by city (of warps of ``cells``
+        x ``cells``: cells² a warp)."""
         cfg = self.config
         return self.classifier.predict(
-            np.concatenate([geometry.tile_crops(c, cfg) for c in cities]),
-            np.concatenate([geometry.corner_crops(c, cfg) for c in cities]))
+            np.concatenate([geometry.tile_crops(c, cfg, cells) for c in cities]),
+            np.concatenate([geometry.corner_crops(c, cfg, cells) for c in cities]))
 
     def _buildings(self, upright: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Building probabilities (16 N, L), with what was learned, and features (16 N, D)
@@ -440,21 +441,14 @@ class PhotoReader:
         """Log sureness (N, cells, cells) of every cell of N warps of cells x cells, read as
         they lie; then (when the cells' turns vote for another way up: the outline's own may
         be wrong) the same read that way up, after them: (2 N, cells, cells)."""
-        cfg = self.config
-
-        def classify(warps):
-            return self.classifier.predict(
-                np.concatenate([geometry.tile_crops(v, cfg, cells) for v in warps]),
-                np.concatenate([geometry.corner_crops(v, cfg, cells) for v in warps]))
-
-        probs, turns, _ = classify(views)
+        probs, turns, _ = self._classify(views, cells)
         sure = self._log_sureness(probs).reshape(len(views), cells, cells)
-        certain = turns.max(axis=1) > cfg.lattice_turn_sure  # cloth votes no turn surely
+        certain = turns.max(axis=1) > self.config.lattice_turn_sure  # cloth votes no turn surely
         k = int(np.argmax(np.bincount(turns[certain].argmax(axis=1), minlength=4)))
         if not k:
             return sure
         # a warp is square and its cells a square lattice: turned, each cell is one
-        probs, _, _ = classify([np.ascontiguousarray(np.rot90(v, -k)) for v in views])
+        probs, _, _ = self._classify([np.ascontiguousarray(np.rot90(v, -k)) for v in views], cells)
         turned = self._log_sureness(probs).reshape(len(views), cells, cells)
         return np.concatenate([sure, np.rot90(turned, k, axes=(1, 2))])
 

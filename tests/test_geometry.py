@@ -72,3 +72,16 @@ def test_a_finder_view_of_a_degenerate_box_is_a_view_not_an_error():
     image = np.full((100, 120, 3), 200, np.uint8)
     view, back = geometry.finder_view(image, np.array([[50.2, 40.0], [50.4, 40.1]]), 32)
     assert view.shape == (32, 32, 3) and view.mean() == 200
+
+
+def test_a_view_reaching_far_beyond_a_large_quad_shows_the_image_there():
+    """A large photo is cut to the region before it is shrunk: the cut must hold everything
+    the view shows (a lattice of cells around a city reaches cells beyond it), not repeat the
+    cut's border there."""
+    yy, xx = np.mgrid[0:3000, 0:3000].astype(np.float32)
+    image = np.dstack([xx / 3000 * 255, yy / 3000 * 255, np.full_like(xx, 128)]).astype(np.uint8)
+    quad = np.float32([[1200, 1200], [1800, 1200], [1800, 1800], [1200, 1800]])
+    target = geometry.square(150, 100)  # the quad small in the middle of a 400 px view
+    view = geometry.warp_quad(image, quad, target, 400)
+    direct = cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, target), (400, 400))
+    assert np.abs(view.astype(int) - direct.astype(int)).max() <= 3

@@ -124,8 +124,12 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: 
     if scale < 0.75:
         h, w = image.shape[:2]
         grow = (corners.max(0) - corners.min(0)) * 0.35 + 4
-        x0, y0 = np.maximum(corners.min(0) - grow, 0).astype(int)
-        x1, y1 = np.minimum(corners.max(0) + grow, (w, h)).astype(int)
+        lo, hi = corners.min(0) - grow, corners.max(0) + grow
+        seen = _seen_box(corners, target, size)  # a view reaching further than that margin
+        if seen is not None:
+            lo, hi = np.minimum(lo, seen[0]), np.maximum(hi, seen[1])
+        x0, y0 = np.maximum(lo, 0).astype(int)
+        x1, y1 = np.minimum(hi, (w, h)).astype(int)
         step = max(1, min(int(1 / scale), x1 - x0, y1 - y0))
         image = shrink(image[y0:y1, x0:x1], step)  # a fast integer step first
         corners = (corners - (x0, y0) + 0.5) / step - 0.5
@@ -138,6 +142,19 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: 
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), np.asarray(target, np.float32))
     return cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def _seen_box(corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray | None:
+    """The box (2, 2) (top-left, bottom-right) of the image that a (size, size) view warping
+    ``corners`` onto ``target`` shows, with a pixel to spare; None when the view reaches past
+    the horizon (then no box holds it)."""
+    to_image = cv2.getPerspectiveTransform(np.asarray(target, np.float32), corners)
+    view = np.float64([[0, 0, 1], [size, 0, 1], [size, size, 1], [0, size, 1]])
+    mapped = view @ to_image.T
+    if (mapped[:, 2] <= 0).any():
+        return None
+    points = mapped[:, :2] / mapped[:, 2:]
+    return np.array([points.min(0) - 1, points.max(0) + 1])
 
 
 def square(offset: float, side: float) -> np.ndarray:
