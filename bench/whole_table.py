@@ -15,6 +15,8 @@ with PhotoReader().read_all and prints, per count and per tier:
   (what the classifier alone does at that size: the single-city benchmark's measure),
 - seated %: photos whose complete cities were all found in the truth's seating order
   (clockwise, from the one nearest straight below the table's centre),
+- around %: ... found in the truth's order around the table, from whichever city (when the
+  first seat is a near tie, the player rotates the seats with one tap on the table page),
 - smallest tile px of the photos.
 
 Then --speed 12 MP photos of 6 cities: reading and scoring vs the plain full decode of the
@@ -105,10 +107,13 @@ def measure(job: dict) -> dict:
         exact += reading.grid == city["grid"]
         true_corners = np.array(city["corners"], np.float32)
         exact_true += _reader.read(reading.photo, true_corners).grid == city["grid"]
-    seated = matched == truth["order"]
+    order = list(truth["order"])
+    seated = matched == order
+    around = len(matched) == len(order) and any(matched == order[i:] + order[:i]
+                                                 for i in range(len(order)))
     sides = [np.linalg.norm(np.subtract(c["corners"][1], c["corners"][0])) / 4 for c in complete]
     return dict(job, complete=len(complete), cut=len(cut), found=len(set(matched)),
-                cut_read=cut_read, exact=exact, exact_true=exact_true, seated=seated,
+                cut_read=cut_read, exact=exact, exact_true=exact_true, seated=seated, around=around,
                 min_tile_px=round(float(min(sides)), 1), read_ms=round(read_ms))
 
 
@@ -121,6 +126,7 @@ def summarise(rows: list[dict]) -> dict:
             "exact_pct": 100 * sum(r["exact"] for r in rows) / found if found else None,
             "exact_true_pct": 100 * sum(r["exact_true"] for r in rows) / found if found else None,
             "seated_pct": 100 * sum(r["seated"] for r in rows) / len(rows),
+            "around_pct": 100 * sum(r["around"] for r in rows) / len(rows),
             "min_tile_px": min(r["min_tile_px"] for r in rows),
             "read_ms": float(np.mean([r["read_ms"] for r in rows]))}
 
@@ -131,12 +137,13 @@ def _fmt(value) -> str:
 
 def table(title: str, groups: dict) -> str:
     lines = [f"\n{title}", f"{'':10}{'photos':>7}{'cities':>8}{'found %':>9}{'cut':>5}"
-             f"{'cut read':>10}{'exact %':>9}{'true corners':>14}{'seated %':>10}"
+             f"{'cut read':>10}{'exact %':>9}{'true corners':>14}{'seated %':>10}{'around %':>10}"
              f"{'min tile':>10}{'read ms':>9}"]
     for name, s in groups.items():
         lines.append(f"{name:10}{s['photos']:7d}{s['cities']:8d}{_fmt(s['found_pct']):>9}"
                      f"{s['cut']:5d}{s['cut_read']:10d}{_fmt(s['exact_pct']):>9}"
                      f"{_fmt(s['exact_true_pct']):>14}{_fmt(s['seated_pct']):>10}"
+                     f"{_fmt(s['around_pct']):>10}"
                      f"{s['min_tile_px']:10.0f}{s['read_ms']:9.0f}")
     return "\n".join(lines)
 

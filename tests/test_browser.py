@@ -1392,6 +1392,25 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
 
+    # The order around the table right but every city one seat off: one tap turns them all.
+    with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
+        panel.get_by_role("button", name="Every city one seat on").click()
+    assert answer.value.ok
+    expect(panel.locator("#seat-status")).to_have_text(
+        "Every city moved one seat on: seat 1 (Ann & Ben) has the city that was at seat 4.")
+    expect(panel.locator(".seat-tag:not(.unread)")).to_have_text(
+        ["2 · Ben & Cy", "3 · Cy & Dee", "4 · Dee & Ann", "1 · Ann & Ben"])  # the photo's order
+    turned = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert [c["grid"] for c in turned] == [grids[3], grids[0], grids[1], grids[2]]
+    assert [c["reading"]["in_photo"] for c in turned] == [4, 1, 2, 3]
+    with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
+        panel.get_by_role("button", name="Every city one seat back").click()
+    assert answer.value.ok
+    expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
+        "Seat 1 (Ann & Ben): city 1 of the photo")
+    kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert [c["grid"] for c in kept] == grids
+
     # "Seating is right" closes the panel; "Check seating" opens it again, after a reload too.
     panel.get_by_role("button", name="Seating is right").click()
     expect(panel).to_be_hidden()

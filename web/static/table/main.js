@@ -4,7 +4,7 @@ import { $, call } from "../common.js";
 import { takeFiles } from "./api.js";
 import { cityCard, sendPhotos } from "./cards.js";
 import { scoreboard, showMoved } from "./scores.js";
-import { closeSeating, fitSeating, fitTags, renderSeating, seatingDiagram, sendTablePhoto } from "./seating.js";
+import { closeSeating, fitSeating, fitTags, renderSeating, seatingDiagram, sendTablePhoto, turnSeating } from "./seating.js";
 import { createPage, focusedKey, refocus } from "./state.js";
 import { wireUndo } from "./undo.js";
 
@@ -43,6 +43,8 @@ function wire(page) {
   $("table-photo-button").addEventListener("click", () => $("table-photo").click());
   $("table-photo").addEventListener("change", (e) => sendTablePhoto(page, takeFiles(e.target)[0]));
   $("seating-right").addEventListener("click", () => closeSeating(page));
+  $("seating-back").addEventListener("click", () => turnSeating(page, -1));
+  $("seating-on").addEventListener("click", () => turnSeating(page, 1));
   window.addEventListener("resize", () => { if (page.seatShot) fitTags(); });
   $("rename").addEventListener("click", async () => {
     if (!(await page.loaded())) return;

@@ -161,6 +161,10 @@ export function renderSeating(page) {
   drawSeatPhoto(page, seats);
   listSeats(page);
   $("seating-right").disabled = page.busy.size > 0;
+  for (const id of ["seating-back", "seating-on"]) {
+    $(id).hidden = seats.length < 3;
+    $(id).disabled = page.busy.size > 0 || page.reordering;
+  }
 }
 
 // The photo, every city read from it outlined and tagged with its seat, those not read dashed;
@@ -260,15 +264,36 @@ async function pickSeat(page, seat) {
   const order = page.table.cities.map((_, i) => i);
   order[a] = b;
   order[b] = a;
+  await reorder(page, order, `Swapping seats ${a + 1} and ${b + 1}…`,
+    () => `Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now.`);
+}
+
+// Every city of the open photo moves one seat on (step 1: the last to the first of them) or
+// back (step -1): the photo's order around the table was right, its first seat was not (one
+// tap instead of a swap per seat).
+export async function turnSeating(page, step) {
+  const seats = seatsOf(page.table, page.seatShot).sort((a, b) => a - b);
+  if (page.busy.size || page.reordering || seats.length < 3) return;
+  page.swapFrom = null;
+  const n = seats.length;
+  const order = page.table.cities.map((_, i) => i);
+  seats.forEach((seat, i) => { order[seat] = seats[(i - step + n) % n]; });
+  const first = seats[0];
+  await reorder(page, order, "Turning the seating…",
+    () => `Every city moved one seat ${step > 0 ? "on" : "back"}: seat ${first + 1} (${cityName(page.table, first)}) has the city that was at seat ${order[first] + 1}.`);
+}
+
+// Send a new seating (seat i gets the city at order[i]) and say how it went.
+async function reorder(page, order, doing, done) {
   page.reordering = true;
-  say(`Swapping seats ${a + 1} and ${b + 1}…`);
+  say(doing);
   page.render();
   try {
     await page.sending; // cells painted before go to the seat they were painted on
     page.answer(await call("PUT", `${page.api}/order`, { order }));
     moveSeats(page, order);
     page.showError("");
-    say(`Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now.`);
+    say(done());
   } catch (error) {
     page.showError(sentence(error.message));
     say("");
