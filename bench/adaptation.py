@@ -1,7 +1,7 @@
 """Learning a player's own copy of the game from their corrections, on art no model has seen.
 
-    python bench/adaptation.py [--test-photos 50] [--known-photos 50] [--seed 4242] [--workers 2]
-                               [--try steps=300,l2=0.001 ...]
+    python bench/adaptation.py [--edition B] [--test-photos 50] [--known-photos 50] [--seed 4242]
+                               [--workers 2] [--try strength=8,kernel_width=0.3 ...]
 
 Photos come from the independent renderer (bench/independent_photos.py), easy and medium
 tiers, on ordinary tables (light wood, dark wood, linen), 1600x1200 JPEG (every third upright).
@@ -11,6 +11,8 @@ The held-out art family, "edition B", is a new printing made here from the artwo
 80 %, its contrast to 85 % with a warm cast, and a redrawn frame (the 21 px border of each tile
 painted over in slate blue); the icons and the scoring strip stay where they were. The shipped
 model reads it clearly worse than the artwork it was trained on (see the k = 0 row).
+"Edition C" (--edition C: hue -40 degrees, more saturated, a cool cast, a wider brown frame) is
+the development printing: AdaptConfig is tuned on C, and B, never tuned on, is the figure.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -40,7 +42,7 @@ import os
 import statistics
 import sys
 import time
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import cv2
@@ -60,35 +62,58 @@ FAMILIES = ("light-wood", "dark-wood", "linen")
 TIERS = ("easy", "medium")
 SIZE = (1600, 1200)
 STEPS = (1, 2, 5)  # teaching photos after which the test photos are read
-EDITION = "edition B"
-HUE_DEG, SATURATION, CONTRAST = 30.0, 0.8, 0.85
-CAST = np.array([10.0, 4.0, -8.0], np.float32)  # sRGB 0..255 added after the contrast
-FRAME_RGB, FRAME_PX, FACE_PX = np.array([70.0, 80.0, 100.0], np.float32), 21, 334
+FACE_PX = 334
+
+
+@dataclass(frozen=True)
+class Edition:
+    """A printing made from the artwork's faces: hue turned, saturation and contrast scaled,
+    a colour cast (sRGB 0..255 added after the contrast), each tile's border of frame_px
+    painted over in frame_rgb."""
+
+    hue_deg: float
+    saturation: float
+    contrast: float
+    cast: tuple[float, float, float]
+    frame_rgb: tuple[float, float, float]
+    frame_px: int
+
+    def describe(self) -> str:
+        return (f"hue {self.hue_deg:+g} deg, saturation x{self.saturation}, contrast "
+                f"x{self.contrast}, cast {self.cast}, frame {self.frame_px} px {self.frame_rgb}")
+
+
+EDITIONS = {
+    "B": Edition(30.0, 0.8, 0.85, (10.0, 4.0, -8.0), (70.0, 80.0, 100.0), 21),  # measured
+    "C": Edition(-40.0, 1.15, 0.9, (-6.0, 2.0, 10.0), (95.0, 60.0, 40.0), 26),  # development
+}
+EDITION = "B"
 
 
 # --- the held-out art family ------------------------------------------------------------------
 
 
-def new_edition(face: np.ndarray) -> np.ndarray:
-    """A face (h, w, 3) uint8 RGB of the artwork as edition B prints it (see the docstring)."""
+def new_edition(face: np.ndarray, edition: Edition) -> np.ndarray:
+    """A face (h, w, 3) uint8 RGB of the artwork as ``edition`` prints it."""
     hsv = cv2.cvtColor(face, cv2.COLOR_RGB2HSV).astype(np.float32)
-    hsv[..., 0] = (hsv[..., 0] + HUE_DEG / 2) % 180  # OpenCV hue runs 0..180
-    hsv[..., 1] *= SATURATION
+    hsv[..., 0] = (hsv[..., 0] + edition.hue_deg / 2) % 180  # OpenCV hue runs 0..180
+    hsv[..., 1] *= edition.saturation
     out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2RGB).astype(np.float32)
-    out = 128 + (out - 128) * CONTRAST + CAST
+    out = 128 + (out - 128) * edition.contrast + np.float32(edition.cast)
     border = np.ones((FACE_PX, FACE_PX), bool)
-    border[FRAME_PX:-FRAME_PX, FRAME_PX:-FRAME_PX] = False
+    inner = slice(edition.frame_px, -edition.frame_px)
+    border[inner, inner] = False
     for y in range(0, face.shape[0], FACE_PX):  # each tile of a duplex face has its own frame
         for x in range(0, face.shape[1], FACE_PX):
             tile = out[y : y + FACE_PX, x : x + FACE_PX]
-            tile[border] = 0.3 * tile[border] + 0.7 * FRAME_RGB
+            tile[border] = 0.3 * tile[border] + 0.7 * np.float32(edition.frame_rgb)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
-@functools.lru_cache(maxsize=64)
-def _edition_face(key) -> np.ndarray:
-    """Linear float32 face of a tile key in edition B (the renderer's _artwork_face, new art)."""
-    image = new_edition(photos.artwork_image(key))
+@functools.lru_cache(maxsize=128)
+def _edition_face(name: str, key) -> np.ndarray:
+    """Linear float32 face of a tile key in an edition (the renderer's _artwork_face, new art)."""
+    image = new_edition(photos.artwork_image(key), EDITIONS[name])
     return photos.to_linear(image.astype(np.float32) / 255)
 
 
@@ -98,13 +123,13 @@ _ARTWORK_FACE = photos._artwork_face
 # --- photos -----------------------------------------------------------------------------------
 
 
-def jobs(seed: int, teach: int, test: int, known: int) -> dict[str, list[dict]]:
-    """The photos to make: teaching and test photos of edition B, test photos of the artwork."""
+def jobs(seed: int, teach: int, test: int, known: int, edition: str = EDITION) -> dict[str, list[dict]]:
+    """The photos to make: teaching and test photos of the edition, test photos of the artwork."""
     out = {}
-    for group, count, edition, base in (
-        ("teach", teach, True, 0),
-        ("test", test, True, 10_000),
-        ("known", known, False, 20_000),
+    for group, count, printing, base in (
+        ("teach", teach, edition, 0),
+        ("test", test, edition, 10_000),
+        ("known", known, None, 20_000),
     ):
         out[group] = [
             {
@@ -112,7 +137,7 @@ def jobs(seed: int, teach: int, test: int, known: int) -> dict[str, list[dict]]:
                 "family": FAMILIES[i % len(FAMILIES)],
                 "tier": TIERS[(i // len(FAMILIES)) % len(TIERS)],
                 "size": SIZE if i % 3 != 2 else SIZE[::-1],
-                "edition": edition,
+                "edition": printing,
             }
             for i in range(count)
         ]
@@ -120,8 +145,9 @@ def jobs(seed: int, teach: int, test: int, known: int) -> dict[str, list[dict]]:
 
 
 def render(job: dict) -> tuple[np.ndarray, dict]:
-    """One photo and its truth; edition B's faces stand in for the artwork when asked for."""
-    photos._artwork_face = _edition_face if job["edition"] else _ARTWORK_FACE
+    """One photo and its truth; an edition's faces stand in for the artwork when asked for."""
+    name = job["edition"]
+    photos._artwork_face = functools.partial(_edition_face, name) if name else _ARTWORK_FACE
     return photos.render(job["seed"], job["family"], job["tier"], "artwork", tuple(job["size"]))
 
 
@@ -242,10 +268,11 @@ def _learn_quietly(reader, lessons, config) -> None:
 # --- report -----------------------------------------------------------------------------------
 
 
-def table(title: str, rows: list[dict]) -> str:
+def table(title: str, rows: list[dict], edition: str) -> str:
+    name = f"edition {edition}"
     lines = [
         f"\n{title}",
-        f"{'k photos':>9}{'corrected':>10}{'learn ms':>9} | {EDITION}: {'exact %':>7}{'cells %':>9}"
+        f"{'k photos':>9}{'corrected':>10}{'learn ms':>9} | {name}: {'exact %':>7}{'cells %':>9}"
         f"{'refused':>8}{'turned':>7} | artwork: {'exact %':>7}{'cells %':>9}{'refused':>8}{'turned':>7}",
     ]
     for row in rows:
@@ -258,7 +285,7 @@ def table(title: str, rows: list[dict]) -> str:
         )
     before, after = rows[0], rows[-1]
     lines.append(
-        f"read ms per photo (median), shipped -> adapted: {EDITION} {before['new']['read_ms']:.0f} -> "
+        f"read ms per photo (median), shipped -> adapted: {name} {before['new']['read_ms']:.0f} -> "
         f"{after['new']['read_ms']:.0f}, artwork {before['known']['read_ms']:.0f} -> "
         f"{after['known']['read_ms']:.0f}"
     )
@@ -290,14 +317,16 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--test-photos", type=int, default=50, help=f"{EDITION} photos read after teaching")
+    parser.add_argument("--test-photos", type=int, default=50, help="edition photos read after teaching")
     parser.add_argument("--known-photos", type=int, default=50, help="artwork photos (the no-drop check)")
     parser.add_argument("--seed", type=int, default=4242)
+    parser.add_argument("--edition", choices=sorted(EDITIONS), default=EDITION,
+                        help="B: the measured printing; C: the development one (tune on C)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering the photos")
     parser.add_argument("--repeat", type=int, default=7, help="timed runs of each learn")
     parser.add_argument(
         "--try", dest="tries", action="append", default=[], metavar="KEY=VALUE,...",
-        help="also teach with this AdaptConfig (repeatable), e.g. steps=300,l2=0.001",
+        help="also teach with this AdaptConfig (repeatable), e.g. strength=8,kernel_width=0.3",
     )
     args = parser.parse_args(argv)
     from scorer.reading import PhotoReader
@@ -309,17 +338,17 @@ def main(argv=None) -> None:
         for p in sorted(Path(MODEL_DIR).glob("*.onnx"))
     )
     print(
-        f"Adaptation to held-out art, seed {args.seed}: {EDITION} = artwork with hue +{HUE_DEG:g} deg, "
-        f"saturation x{SATURATION}, contrast x{CONTRAST}, warm cast, slate frame"
+        f"Adaptation to held-out art, seed {args.seed}: edition {args.edition} = the artwork with "
+        f"{EDITIONS[args.edition].describe()}"
     )
     print(
-        f"photos: {max(STEPS)} teaching + {args.test_photos} test of {EDITION}, {args.known_photos} of the "
-        f"artwork; tables {' '.join(FAMILIES)}; tiers {' '.join(TIERS)}; {SIZE[0]}x{SIZE[1]} (every third "
-        f"upright); models: {models}; {os.cpu_count()} cores",
+        f"photos: {max(STEPS)} teaching + {args.test_photos} test of edition {args.edition}, "
+        f"{args.known_photos} of the artwork; tables {' '.join(FAMILIES)}; tiers {' '.join(TIERS)}; "
+        f"{SIZE[0]}x{SIZE[1]} (every third upright); models: {models}; {os.cpu_count()} cores",
         flush=True,
     )
     t0 = time.perf_counter()
-    todo = jobs(args.seed, max(STEPS), args.test_photos, args.known_photos)
+    todo = jobs(args.seed, max(STEPS), args.test_photos, args.known_photos, args.edition)
     shots = render_all([job for group in todo.values() for job in group], args.workers)
     teaching = shots[: max(STEPS)]
     tests = shots[max(STEPS) : max(STEPS) + args.test_photos]
@@ -330,7 +359,7 @@ def main(argv=None) -> None:
     for name, config in configs:
         t1 = time.perf_counter()
         rows = teach_and_test(reader, teaching, tests, known, config, args.repeat)
-        print(table(f"{name} ({time.perf_counter() - t1:.0f} s)", rows), flush=True)
+        print(table(f"{name} ({time.perf_counter() - t1:.0f} s)", rows, args.edition), flush=True)
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
 
 

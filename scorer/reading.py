@@ -623,7 +623,7 @@ class PhotoReader:
         On a busy cloth the estimate that shows the most tiles is not always the one nearest
         the city: another, centred, can read every cell surely where the first cannot. When
         even the best reads doubtfully, the city is looked for on its lattice of tiles
-        (``_on_lattice``), again from what was found, while it reads more surely.
+        (``search_lattice``).
         """
         best, tried = None, []
         for look in looks:
@@ -637,8 +637,15 @@ class PhotoReader:
                 best = centred
             if self._reads_surely(best):
                 break
+        return best if best is None else self.search_lattice(image, best, tried)
+
+    def search_lattice(self, image: np.ndarray, best: _Look, tried: list[np.ndarray] = ()) -> _Look:
+        """A doubtful look, or the city found on its lattice of tiles (``_on_lattice``) when
+        that reads more surely, again from what was found (``config.lattice_rounds``);
+        outlines ``tried`` (and those found) are not looked at again."""
+        tried = list(tried)
         for _ in range(self.config.lattice_rounds):
-            if best is None or self._reads_surely(best):
+            if self._reads_surely(best):
                 break
             tried.append(best.quad)
             quads = [q for q in self._on_lattice(image, best)

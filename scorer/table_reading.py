@@ -99,11 +99,14 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             searches -= 1
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
             look = _read_around(reader, seen.image, quad, size)
-        if look is None or any(search.overlap(look.quad, f.quad) > cfg.table_max_overlap
-                               for f in found):
+        if look is None or _read_before(look, found, cfg):
             continue  # nothing there, or a city already read
-        if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
+        if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles:
             look = reader.centre_on_tiles(seen.image, look)  # a city with its corners off
+            if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
+                look = reader.search_lattice(seen.image, look)  # ... by a cell or more
+                if _read_before(look, found, cfg):
+                    continue
         if search.within(look.quad, width, height, cfg.table_edge_margin * width) and (
                 look.not_tiles == 0):
             found.append(look)
@@ -123,6 +126,11 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     took = (time.perf_counter() - t0) * 1000
     return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),
                         {"decode": seen.decode_ms, "read": took, "total": seen.decode_ms + took})
+
+
+def _read_before(look, found: list, config) -> bool:
+    """Whether a look lies over a city read before (looks' quads (4, 2) overlap)."""
+    return any(search.overlap(look.quad, f.quad) > config.table_max_overlap for f in found)
 
 
 @dataclass
@@ -220,9 +228,12 @@ def _city_sized(candidate: search.Candidate, extent: float, config) -> bool:
 
 def _two_cities(quad: np.ndarray, largest: float, config) -> bool:
     """Whether a whole region (quad (4, 2)) may be two cities side by side: about twice as
-    long as wide and larger than any city read so far (``largest``, an area)."""
+    long as wide and larger than any city read so far (``largest``, an area), or longer
+    (the finder may see only part of each of two cities close together)."""
     return (config.table_pair_squareness <= search.squareness(quad) <
-            config.table_min_squareness and search.area(quad) >= config.table_pair_area * largest)
+            config.table_min_squareness and (
+                search.area(quad) >= config.table_pair_area * largest or
+                search.length(quad) >= config.table_pair_length * np.sqrt(largest)))
 
 
 def _one_region(reader: PhotoReader, small: np.ndarray) -> np.ndarray | None:

@@ -110,6 +110,13 @@ def test_overlap_is_the_share_of_the_smaller_quad_covered():
     assert search.overlap(big, big + [200, 0]) == 0
 
 
+def test_a_long_region_has_the_squareness_and_length_of_its_sides():
+    pair = np.float32([[0, 0], [200, 0], [200, 100], [0, 100]])  # two cities side by side
+    assert search.squareness(pair) == pytest.approx(0.5)
+    assert search.length(pair) == pytest.approx(200)
+    assert search.squareness(pair[[1, 2, 3, 0]]) == pytest.approx(0.5)  # whichever corner first
+
+
 def test_windows_cover_the_image_and_hold_a_city_whole_wherever_it_lies():
     boxes = search.window_boxes(600, 800, 250)
     starts = sorted({b[0][0] for b in boxes})

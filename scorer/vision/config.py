@@ -69,6 +69,7 @@ class VisionConfig:
     table_min_squareness: float = 0.75  # a region less square may be two cities: tried last
     cut_min_size: float = 0.4  # a region cut by the edge this share of the largest city: a city
     unclear_min_tiles: int = 8  # cells that look like tiles in a city hidden in part
+    table_centre_min_tiles: int = 4  # a region with this many is centred on its tiles
     table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size
     table_likely_size: float = 0.6  # regions this share of a city's size are read together
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
@@ -76,6 +77,8 @@ class VisionConfig:
     table_max_looks: int = 4  # ... trying at most this many corner estimates
     table_max_searches: int = 12  # ... for at most this many regions of a photo
     table_pair_area: float = 1.6  # a region this many times the city read first holds another
+    table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
+    # city read is wide, when it is not square (see table_pair_squareness)
     table_max_overlap: float = 0.25  # a city read over this share of one read before: the same
     table_pair_squareness: float = 0.35  # a region this square or more, but less than
     # table_min_squareness, may be two cities side by side: its halves are looked at too
@@ -92,6 +95,8 @@ class AdaptConfig:
     min_cosine: float = 0.5  # ... and none below this cosine of centred features
     sharpness: float = 0.01  # look-alikes' answer: softmax of their cosines over this
     anchor_weight: float = 1.0  # a built-in anchor cell's vote, against a player's choice
+    anchor_margin: float = 0.0  # an anchor looks this much less alike (cosine) than it is:
+    # the players' own cells, of their own printing, come first
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
     similar: float = 0.95  # two cells look alike: the cosine of their centred features
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise

@@ -124,9 +124,18 @@ def within(quad: np.ndarray, width: int, height: int, margin: float) -> bool:
 def squareness(quad: np.ndarray) -> float:
     """Shorter over longer of the quad's two mean side lengths: 1 for a square seen from
     above, about 0.5 for two cities side by side. quad : (4, 2)."""
-    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    a, b = _mean_sides(quad)
     return float(min(a, b) / max(a, b, 1e-6))
+
+
+def length(quad: np.ndarray) -> float:
+    """The longer of the quad's two mean side lengths (4, 2), in pixels."""
+    return float(max(_mean_sides(quad)))
+
+
+def _mean_sides(quad: np.ndarray) -> tuple[float, float]:
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    return (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
 
 
 def seating(centres: np.ndarray) -> list[int]:
