@@ -160,7 +160,6 @@ class Adaptation:
         cfg = self.config
         centred = features - self.centre
         cosine = _cosines(centred, self.references, self.parts)  # (N, M)
-        cosine[:, self.players:] -= cfg.anchor_margin
         if skip is not None:
             cosine[np.arange(len(cosine)), skip] = -1
         closeness = np.full(probs.shape, -np.inf, np.float32)

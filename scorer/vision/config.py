@@ -95,8 +95,6 @@ class AdaptConfig:
     min_cosine: float = 0.5  # ... and none below this cosine of centred features
     sharpness: float = 0.01  # look-alikes' answer: softmax of their cosines over this
     anchor_weight: float = 1.0  # a built-in anchor cell's vote, against a player's choice
-    anchor_margin: float = 0.0  # an anchor looks this much less alike (cosine) than it is:
-    # the players' own cells, of their own printing, come first
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
     similar: float = 0.95  # two cells look alike: the cosine of their centred features
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise
