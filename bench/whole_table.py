@@ -11,10 +11,11 @@ with PhotoReader().read_all and prints, per count and per tier:
 - found %: complete cities found (a city read whose centre is within a quarter of a city's
   side of the truth's),
 - cut read: cities cut by the frame's edge that were read as complete (should be 0),
+- false: cities read where the photo has none (a patch of a tiled table top, say; should be 0),
 - exact %: found cities whose 16 cells are all right, and the same with the true corners
   (what the classifier alone does at that size: the single-city benchmark's measure),
 - seated %: photos whose complete cities were all found in the truth's seating order
-  (clockwise, from the one nearest straight below the table's centre),
+  (clockwise, from the one nearest straight below the table's centre) and no false city read,
 - around %: ... found in the truth's order around the table, from whichever city (when the
   first seat is a near tie, the player rotates the seats with one tap on the table page),
 - smallest tile px of the photos.
@@ -90,7 +91,7 @@ def measure(job: dict) -> dict:
     except GridNotFound:
         readings = []
     read_ms = (time.perf_counter() - t0) * 1000
-    matched, cut_read, exact, exact_true = [], 0, 0, 0
+    matched, cut_read, false, exact, exact_true = [], 0, 0, 0, 0
     for reading in readings:
         centre = reading.corners.mean(0)
         near = [np.linalg.norm(centre - np.mean(c["corners"], 0)) /
@@ -98,6 +99,7 @@ def measure(job: dict) -> dict:
                 for c in truth["cities"]]
         best = int(np.argmin(near))
         if near[best] > 0.25:
+            false += 1
             continue
         city = truth["cities"][best]
         if not city["complete"]:
@@ -113,7 +115,8 @@ def measure(job: dict) -> dict:
                                                  for i in range(len(order)))
     sides = [np.linalg.norm(np.subtract(c["corners"][1], c["corners"][0])) / 4 for c in complete]
     return dict(job, complete=len(complete), cut=len(cut), found=len(set(matched)),
-                cut_read=cut_read, exact=exact, exact_true=exact_true, seated=seated, around=around,
+                cut_read=cut_read, false=false, exact=exact, exact_true=exact_true,
+                seated=seated and not false, around=around and not false,
                 min_tile_px=round(float(min(sides)), 1), read_ms=round(read_ms))
 
 
@@ -123,6 +126,7 @@ def summarise(rows: list[dict]) -> dict:
     return {"photos": len(rows), "cities": complete,
             "found_pct": 100 * found / complete if complete else None,
             "cut": sum(r["cut"] for r in rows), "cut_read": sum(r["cut_read"] for r in rows),
+            "false": sum(r["false"] for r in rows),
             "exact_pct": 100 * sum(r["exact"] for r in rows) / found if found else None,
             "exact_true_pct": 100 * sum(r["exact_true"] for r in rows) / found if found else None,
             "seated_pct": 100 * sum(r["seated"] for r in rows) / len(rows),
@@ -137,11 +141,11 @@ def _fmt(value) -> str:
 
 def table(title: str, groups: dict) -> str:
     lines = [f"\n{title}", f"{'':10}{'photos':>7}{'cities':>8}{'found %':>9}{'cut':>5}"
-             f"{'cut read':>10}{'exact %':>9}{'true corners':>14}{'seated %':>10}{'around %':>10}"
+             f"{'cut read':>10}{'false':>7}{'exact %':>9}{'true corners':>14}{'seated %':>10}{'around %':>10}"
              f"{'min tile':>10}{'read ms':>9}"]
     for name, s in groups.items():
         lines.append(f"{name:10}{s['photos']:7d}{s['cities']:8d}{_fmt(s['found_pct']):>9}"
-                     f"{s['cut']:5d}{s['cut_read']:10d}{_fmt(s['exact_pct']):>9}"
+                     f"{s['cut']:5d}{s['cut_read']:10d}{s['false']:7d}{_fmt(s['exact_pct']):>9}"
                      f"{_fmt(s['exact_true_pct']):>14}{_fmt(s['seated_pct']):>10}"
                      f"{_fmt(s['around_pct']):>10}"
                      f"{s['min_tile_px']:10.0f}{s['read_ms']:9.0f}")
