@@ -120,8 +120,15 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             return PhotoReading(single.photo, single.cities, _reported(unread, seen),
                                 single.timing_ms)
         return _single(reader, photo, _reported(unread, seen), t0)
-    readings = [reader.reading_of(reader.centre_on_tiles(seen.image, look), seen)
-                for look in found]
+    readings = []
+    for look in found:
+        reading = reader.reading_of(reader.centre_on_tiles(seen.image, look), seen)
+        if SIZE * SIZE - len(reading.uncertain()) >= cfg.table_min_sure_cells:
+            readings.append(reading)
+        else:  # a tiled table top, say: tile-like cells, none that reads as a building
+            unread.append(_Seen(look.quad, "could not be made out (no building on it reads surely)"))
+    if not readings:
+        raise GridNotFound(NO_CITY, seen)
     order = search.seating(np.array([r.corners.mean(0) for r in readings]))
     took = (time.perf_counter() - t0) * 1000
     return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),

@@ -4,8 +4,10 @@ The fixtures (tests/fixtures/tables, drawn tiles only) are made by training.make
 """
 
 import json
+import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -145,3 +147,23 @@ def test_cli_says_what_it_found_when_the_table_has_fewer_seats(capsys, tmp_path)
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
     assert "3 players build 3 cities, but 4 cities were given" in err and "4 in " in err
+
+
+def test_a_tiled_table_top_is_not_read_as_a_city(reader):
+    """A ceramic-tiled table (bench/independent_tables.py, written apart from training): a
+    patch of its tiles looks like a city's cells but none reads surely as a building; it is
+    reported, not read into a seat."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from independent_tables import render_table
+
+    image, truth = render_table(903006, 3, "ceramic", "hard", "artwork", size=(2000, 1500))
+    data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()  # as a phone sends it
+    found = read(reader, data)
+    side = np.linalg.norm(np.subtract(truth["cities"][0]["corners"][1],
+                                      truth["cities"][0]["corners"][0]))
+    for city in found.cities:
+        assert min(np.linalg.norm(city.corners.mean(0) - np.mean(c["corners"], 0))
+                   for c in truth["cities"]) < side / 4
+    assert "a city could not be made out (no building on it reads surely): it was not read" \
+        in found.notes()
