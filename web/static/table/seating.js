@@ -161,10 +161,8 @@ export function renderSeating(page) {
   drawSeatPhoto(page, seats);
   listSeats(page);
   $("seating-right").disabled = page.busy.size > 0;
-  for (const id of ["seating-back", "seating-on"]) {
-    $(id).hidden = seats.length < 3;
-    $(id).disabled = page.busy.size > 0 || page.reordering;
-  }
+  $("seat-turns").hidden = seats.length < 3; // with two cities, turning is a swap
+  for (const id of ["seating-back", "seating-on"]) $(id).disabled = page.busy.size > 0 || page.reordering;
 }
 
 // The photo, every city read from it outlined and tagged with its seat, those not read dashed;
