@@ -639,10 +639,10 @@ class PhotoReader:
                 break
         return best if best is None else self.search_lattice(image, best, tried)
 
-    def search_lattice(self, image: np.ndarray, best: _Look, tried: list[np.ndarray] = ()) -> _Look:
+    def search_lattice(self, image: np.ndarray, best: _Look, tried=()) -> _Look:
         """A doubtful look, or the city found on its lattice of tiles (``_on_lattice``) when
         that reads more surely, again from what was found (``config.lattice_rounds``);
-        outlines ``tried`` (and those found) are not looked at again."""
+        outlines ``tried`` (quads (4, 2)), and those found, are not looked at again."""
         tried = list(tried)
         for _ in range(self.config.lattice_rounds):
             if self._reads_surely(best):
