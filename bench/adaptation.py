@@ -86,6 +86,7 @@ class Edition:
 EDITIONS = {
     "B": Edition(30.0, 0.8, 0.85, (10.0, 4.0, -8.0), (70.0, 80.0, 100.0), 21),  # measured
     "C": Edition(-40.0, 1.15, 0.9, (-6.0, 2.0, 10.0), (95.0, 60.0, 40.0), 26),  # development
+    "D": Edition(75.0, 0.9, 0.95, (0.0, -4.0, 6.0), (40.0, 90.0, 60.0), 18),  # a second measure
 }
 EDITION = "B"
 

@@ -114,6 +114,31 @@ def test_a_wrong_tap_against_many_look_alikes_is_refused(reader):
         reader.adaptation = None
 
 
+def lessons_of(reader, data: bytes, grid) -> list[tuple[bytes, str, bool]]:
+    """A player's lessons from one photo: the misread cells corrected, the rest accepted."""
+    reading = reader.read_photo(data)
+    blob = reading.cells_bytes()
+    size = len(blob) // 16
+    return [(blob[i * size:(i + 1) * size], grid[i // 4][i % 4],
+             reading.grid[i // 4][i % 4] != grid[i // 4][i % 4]) for i in range(16)]
+
+
+def test_each_photo_is_matched_to_the_players_printing_or_the_models(reader):
+    """Taught one photo of another printing, the reader takes another photo of it for the
+    players' printing (their cells then outvote the anchors) and a photo of the printing it
+    was trained on for the model's (the anchors then outvote the players' cells)."""
+    try:
+        reader.learn(lessons_of(reader, other_printing("easy-00"), truth("easy-00")["grid"]))
+        for data, printing in ((other_printing("easy-02"), 1),
+                               (photo("easy-02").read_bytes(), -1)):
+            reading = reader.read_photo(data)
+            _, _, probs, features = reader.read_cities_cells([reading.warped], upright=True)[0]
+            found = reader.adaptation.printings(probs.reshape(16, -1), features.reshape(16, -1))
+            assert (found == printing).all()
+    finally:
+        reader.adaptation = None
+
+
 def test_forgetting_restores_the_shipped_model_exactly(client, reader):
     table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
     right = truth("easy-01")["grid"]

@@ -148,48 +148,89 @@ class Adaptation:
     anchors_right: tuple[int, int] = (0, 0)  # (adapted, shipped) anchors read right
 
     def look_alikes(self, probs: np.ndarray, features: np.ndarray,
-                    skip: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    skip: np.ndarray | None = None,
+                    photo: int = 16) -> tuple[np.ndarray, np.ndarray]:
         """How like each label the cells (N, D) look and how much that is worth.
 
         Returns closeness (N, L): the cosine of the closest reference labelled so (-inf for
-        a label none has; see ``_tavern_closeness`` for the tavern kinds), and trust (N,)
-        in [0, 1): the weighted kernel of the closest reference of all, times ``strength``,
-        as odds. ``probs`` (N, L): the model's own answer; ``skip`` (N,): a reference each
-        cell ignores.
+        a label none has; see ``_tavern_closeness`` for the tavern kinds), the references of
+        the other printing than the cell's photo (see ``printings``) ``printing_margin``
+        less; and trust (N,) in [0, 1): the weighted kernel of the closest reference of all,
+        times ``strength``, as odds. ``probs`` (N, L): the model's own answer; ``skip`` (N,):
+        a reference each cell ignores; ``photo``: cells per photo (N of them in a row each).
         """
         cfg = self.config
         centred = features - self.centre
         cosine = _cosines(centred, self.references, self.parts)  # (N, M)
         if skip is not None:
             cosine[np.arange(len(cosine)), skip] = -1
+        printing = self._printings(probs, cosine, photo)
+        cosine[:, self.players:] -= cfg.printing_margin * (printing > 0)[:, None]
+        less = cfg.printing_margin * (printing < 0)  # (N,) off the players' cells
+        cosine[:, :self.players] -= less[:, None]
         closeness = np.full(probs.shape, -np.inf, np.float32)
         for label in np.unique(self.columns):
             closeness[:, label] = cosine[:, self.columns == label].max(axis=1)
         closest = (self._kernel(cosine) * self.weights).max(axis=1)
         if np.isin(self.columns[:self.players], self.taverns).any():
             kinds = list(self.taverns)
-            like_kinds, worth = self._tavern_closeness(probs[:, kinds], centred)
+            like_kinds, worth = self._tavern_closeness(
+                probs[:, kinds], centred, less)
             closeness[:, kinds] = np.maximum(closeness[:, kinds], like_kinds)
             closest = np.maximum(closest, worth)
         trust = cfg.strength * closest / (1 + cfg.strength * closest)
         return closeness, trust * (1 - probs[:, self.empty])  # players label tiles: whether
         # a cell shows one at all stays the model's call
 
-    def _tavern_closeness(self, kinds: np.ndarray,
-                          centred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def printings(self, probs: np.ndarray, features: np.ndarray, photo: int = 16) -> np.ndarray:
+        """Which printing each cell's photo shows (N,): 1 the players', -1 the one the model
+        was trained on, 0 unsure; probs (N, L) and features (N, D) of ``photo`` cells per
+        photo, in a row. See ``_printings``."""
+        cosine = _cosines(features - self.centre, self.references, self.parts)
+        return self._printings(probs, cosine, photo)
+
+    def _printings(self, probs: np.ndarray, cosine: np.ndarray, photo: int) -> np.ndarray:
+        """``printings`` from the cells' cosines (N, M) to the references. Every tile of a
+        photo comes from one copy of the game.
+
+        Each cell the model reads as a tile says how much more it looks like the closest of
+        the players' cells than like the closest anchor; a photo whose cells say at least
+        ``players_printing`` on average is of the players' printing, one whose say at most
+        ``models_printing`` of the model's. A new printing's tile can look more like an
+        anchor of another building than like the players' cells of its own: in a photo of
+        that printing the anchors count ``printing_margin`` less, and in a photo of the
+        model's printing the players' cells do (no drop where the model was right).
+
+        probs (N, L); cosine (N, M) to the references; ``photo`` cells per photo, in a row.
+        """
+        cfg = self.config
+        tile = probs.argmax(axis=1) != self.empty
+        says = cosine[:, :self.players].max(axis=1, initial=-1) - cosine[:, self.players:].max(axis=1)
+        printing = np.zeros(len(probs), np.int8)
+        for start in range(0, len(probs), photo):
+            said = says[start:start + photo][tile[start:start + photo]]
+            if len(said):
+                mean = said.mean()
+                printing[start:start + photo] = (int(mean >= cfg.players_printing)
+                                                 - int(mean <= cfg.models_printing))
+        return printing
+
+    def _tavern_closeness(self, kinds: np.ndarray, centred: np.ndarray,
+                          less: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A cell is as close to each tavern kind as its tile view is to the closest tavern the
         players labelled (any kind), less the model's doubt about the kind: one or two
         taverns of a new printing teach what its taverns look like, the model still tells
         the kinds apart by their icons.
 
-        kinds : (N, K) the model's probabilities of the tavern kinds; centred : (N, D).
+        kinds : (N, K) the model's probabilities of the tavern kinds; centred : (N, D);
+        less : (N,) taken off the cosine (the photo is of the model's printing).
         Returns closeness (N, K) and the weighted kernel (N,) of that closest tavern.
         """
         tile = slice(0, self.parts[0])
         players = np.flatnonzero(np.isin(self.columns[:self.players], self.taverns))
         cosine = _cosines(centred[:, tile], self.references[players, tile], (self.parts[0],))
         nearest = cosine.argmax(axis=1)
-        like_tavern = cosine[np.arange(len(cosine)), nearest]  # (N,)
+        like_tavern = cosine[np.arange(len(cosine)), nearest] - less  # (N,)
         odds = kinds / np.maximum(kinds.sum(axis=1, keepdims=True), 1e-9)
         closeness = like_tavern[:, None] + self.config.sharpness * np.log(np.maximum(odds, 1e-9))
         return closeness, self._kernel(like_tavern) * self.weights[players[nearest]]
@@ -200,11 +241,12 @@ class Adaptation:
         return np.where(cosine >= cfg.min_cosine, np.exp((cosine - 1) / cfg.kernel_width), 0)
 
     def adjust(self, probs: np.ndarray, features: np.ndarray,
-               skip: np.ndarray | None = None) -> np.ndarray:
-        """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D):
-        the model's answer blended with the look-alikes' (the label of the closest, by a
-        softmax of closeness at ``sharpness``) as much as they are trusted."""
-        closeness, trust = self.look_alikes(probs, features, skip)
+               skip: np.ndarray | None = None, photo: int = 16) -> np.ndarray:
+        """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D),
+        ``photo`` cells of each photo in a row: the model's answer blended with the
+        look-alikes' (the label of the closest, by a softmax of closeness at ``sharpness``)
+        as much as they are trusted."""
+        closeness, trust = self.look_alikes(probs, features, skip, photo)
         near = np.exp((closeness - closeness.max(axis=1, keepdims=True)) / self.config.sharpness)
         near /= near.sum(axis=1, keepdims=True)
         return (1 - trust[:, None]) * probs + trust[:, None] * near
@@ -255,9 +297,13 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[in
         np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
         centre, tuple(parts), tuple(labels.index(k) for k in TAVERN_KINDS), labels.index("empty"),
         len(kept), config, kept.counts(), kept.doubtful)
-    itself = len(kept) + np.arange(len(anchors.labels))  # an anchor is no look-alike of itself
-    right = _right(adapted.adjust(np.exp(anchors.log_probs), anchors.features, itself),
-                   anchors.labels)
+    # the anchors are read as photos of 16 cells of several buildings (they are stored by
+    # building), each anchor no look-alike of itself
+    count = len(anchors.labels)
+    order = np.lexsort((np.arange(count), np.arange(count) % -(-count // 16)))
+    itself = len(kept) + order
+    right = _right(adapted.adjust(np.exp(anchors.log_probs[order]), anchors.features[order],
+                                  itself), anchors.labels[order])
     shipped = _right(anchors.log_probs, anchors.labels)
     adapted.anchors_right = (right, shipped)
     if right < shipped:

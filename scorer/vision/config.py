@@ -97,6 +97,12 @@ class AdaptConfig:
     min_cosine: float = 0.5  # ... and none below this cosine of centred features
     sharpness: float = 0.01  # look-alikes' answer: softmax of their cosines over this
     anchor_weight: float = 1.0  # a built-in anchor cell's vote, against a player's choice
+    players_printing: float = -0.08  # a photo is of the players' printing when its cells
+    # look this much (mean cosine, see Adaptation.printings) more like the players' cells
+    # than like the anchors; of the model's printing at this much or less:
+    models_printing: float = -0.15
+    printing_margin: float = 0.1  # ... and the other printing's look-alikes count this much
+    # less alike (cosine) in that photo
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
     similar: float = 0.95  # two cells look alike: the cosine of their centred features
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise
