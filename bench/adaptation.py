@@ -11,8 +11,9 @@ The held-out art family, "edition B", is a new printing made here from the artwo
 80 %, its contrast to 85 % with a warm cast, and a redrawn frame (the 21 px border of each tile
 painted over in slate blue); the icons and the scoring strip stay where they were. The shipped
 model reads it clearly worse than the artwork it was trained on (see the k = 0 row).
-"Edition C" (--edition C: hue -40 degrees, more saturated, a cool cast, a wider brown frame) is
-the development printing: AdaptConfig is tuned on C, and B, never tuned on, is the figure.
+"Edition C" (--edition C: hue -40 degrees, more saturated, a cool cast, a wider brown frame) and
+"edition D" (--edition D: hue +75 degrees, a dark green frame) are the development printings:
+AdaptConfig is tuned on them, and B, never tuned on, is the figure.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -86,7 +87,7 @@ class Edition:
 EDITIONS = {
     "B": Edition(30.0, 0.8, 0.85, (10.0, 4.0, -8.0), (70.0, 80.0, 100.0), 21),  # measured
     "C": Edition(-40.0, 1.15, 0.9, (-6.0, 2.0, 10.0), (95.0, 60.0, 40.0), 26),  # development
-    "D": Edition(75.0, 0.9, 0.95, (0.0, -4.0, 6.0), (40.0, 90.0, 60.0), 18),  # a second measure
+    "D": Edition(75.0, 0.9, 0.95, (0.0, -4.0, 6.0), (40.0, 90.0, 60.0), 18),  # development
 }
 EDITION = "B"
 

@@ -171,11 +171,13 @@ class Adaptation:
         closeness = np.full(probs.shape, -np.inf, np.float32)
         for label in np.unique(self.columns):
             closeness[:, label] = cosine[:, self.columns == label].max(axis=1)
-        closest = (self._kernel(cosine) * self.weights).max(axis=1)
+        width = np.full(cosine.shape, cfg.kernel_width, np.float32)
+        width[printing > 0, :self.players] = cfg.players_kernel_width
+        closest = (self._kernel(cosine, width) * self.weights).max(axis=1)
         if np.isin(self.columns[:self.players], self.taverns).any():
             kinds = list(self.taverns)
             like_kinds, worth = self._tavern_closeness(
-                probs[:, kinds], centred, less)
+                probs[:, kinds], centred, less, width[:, 0])
             closeness[:, kinds] = np.maximum(closeness[:, kinds], like_kinds)
             closest = np.maximum(closest, worth)
         trust = cfg.strength * closest / (1 + cfg.strength * closest)
@@ -215,16 +217,16 @@ class Adaptation:
                                                  - int(mean <= cfg.models_printing))
         return printing
 
-    def _tavern_closeness(self, kinds: np.ndarray, centred: np.ndarray,
-                          less: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _tavern_closeness(self, kinds: np.ndarray, centred: np.ndarray, less: np.ndarray,
+                          width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A cell is as close to each tavern kind as its tile view is to the closest tavern the
         players labelled (any kind), less the model's doubt about the kind: one or two
         taverns of a new printing teach what its taverns look like, the model still tells
         the kinds apart by their icons.
 
         kinds : (N, K) the model's probabilities of the tavern kinds; centred : (N, D);
-        less : (N,) taken off the cosine (the photo is of the model's printing).
-        Returns closeness (N, K) and the weighted kernel (N,) of that closest tavern.
+        less : (N,) taken off the cosine (the photo is of the model's printing); width (N,)
+        of the kernel. Returns closeness (N, K) and the weighted kernel (N,) of that closest tavern.
         """
         tile = slice(0, self.parts[0])
         players = np.flatnonzero(np.isin(self.columns[:self.players], self.taverns))
@@ -233,12 +235,12 @@ class Adaptation:
         like_tavern = cosine[np.arange(len(cosine)), nearest] - less  # (N,)
         odds = kinds / np.maximum(kinds.sum(axis=1, keepdims=True), 1e-9)
         closeness = like_tavern[:, None] + self.config.sharpness * np.log(np.maximum(odds, 1e-9))
-        return closeness, self._kernel(like_tavern) * self.weights[players[nearest]]
+        return closeness, self._kernel(like_tavern, width) * self.weights[players[nearest]]
 
-    def _kernel(self, cosine: np.ndarray) -> np.ndarray:
-        """What a look-alike this close is worth, from 1 (the same) down to 0 (unlike)."""
-        cfg = self.config
-        return np.where(cosine >= cfg.min_cosine, np.exp((cosine - 1) / cfg.kernel_width), 0)
+    def _kernel(self, cosine: np.ndarray, width: np.ndarray) -> np.ndarray:
+        """What a look-alike this close is worth, from 1 (the same) down to 0 (unlike), by
+        the kernel's ``width`` (as cosine)."""
+        return np.where(cosine >= self.config.min_cosine, np.exp((cosine - 1) / width), 0)
 
     def adjust(self, probs: np.ndarray, features: np.ndarray,
                skip: np.ndarray | None = None, photo: int = 16) -> np.ndarray:

@@ -103,6 +103,8 @@ class AdaptConfig:
     models_printing: float = -0.15
     printing_margin: float = 0.1  # ... and the other printing's look-alikes count this much
     # less alike (cosine) in that photo
+    players_kernel_width: float = 0.4  # in a photo of the players' printing, their cells'
+    # kernel_width
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
     similar: float = 0.95  # two cells look alike: the cosine of their centred features
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise
