@@ -25,6 +25,10 @@ all, times its weight (a player's choice 1, an accepted reading's cell less):
   so a cell of the printing the model knows stays with its own kind when a player's new
   printing has a look-alike of another kind; and every update is checked on them (each
   without its own vote): one that reads fewer right than the shipped model is refused;
+* every tile of a photo comes from one copy of the game: a photo whose cells look like the
+  players' more than like the anchors is of the players' printing, and there the anchors
+  count less (a new printing's shop can look like the model's tavern); in a photo of the
+  model's printing the players' cells count less (see ``Adaptation.printings``);
 * nothing learned means no adaptation: forgetting restores the shipped model exactly.
 
 A linear layer fitted on the same features (chesscog's way, fine-tuning the last layers)
