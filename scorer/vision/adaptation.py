@@ -48,12 +48,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..city import BUILDINGS, TAVERN_KINDS
+from ..city import BUILDINGS, SIZE, TAVERN_KINDS
 from ..errors import LearningRefused, ModelError
 from .config import ADAPT, AdaptConfig
 
 ANCHORS_FILE = "tiles-anchors.npz"
 CELL_DTYPE = np.float16  # a cell's features are stored this way
+PHOTO = SIZE * SIZE  # cells of one photo's city, read in a row
 
 
 @dataclass
@@ -153,7 +154,7 @@ class Adaptation:
 
     def look_alikes(self, probs: np.ndarray, features: np.ndarray,
                     skip: np.ndarray | None = None,
-                    photo: int = 16) -> tuple[np.ndarray, np.ndarray]:
+                    photo: int = PHOTO) -> tuple[np.ndarray, np.ndarray]:
         """How like each label the cells (N, D) look and how much that is worth.
 
         Returns closeness (N, L): the cosine of the closest reference labelled so (-inf for
@@ -175,20 +176,21 @@ class Adaptation:
         closeness = np.full(probs.shape, -np.inf, np.float32)
         for label in np.unique(self.columns):
             closeness[:, label] = cosine[:, self.columns == label].max(axis=1)
-        width = np.full(cosine.shape, cfg.kernel_width, np.float32)
-        width[printing > 0, :self.players] = cfg.players_kernel_width
-        closest = (self._kernel(cosine, width) * self.weights).max(axis=1)
+        width = np.where(printing > 0, cfg.players_kernel_width, cfg.kernel_width)  # (N,)
+        kernel = np.concatenate([self._kernel(cosine[:, :self.players], width[:, None]),
+                                 self._kernel(cosine[:, self.players:], cfg.kernel_width)], axis=1)
+        closest = (kernel * self.weights).max(axis=1)
         if np.isin(self.columns[:self.players], self.taverns).any():
             kinds = list(self.taverns)
             like_kinds, worth = self._tavern_closeness(
-                probs[:, kinds], centred, less, width[:, 0])
+                probs[:, kinds], centred, less, width)
             closeness[:, kinds] = np.maximum(closeness[:, kinds], like_kinds)
             closest = np.maximum(closest, worth)
         trust = cfg.strength * closest / (1 + cfg.strength * closest)
         return closeness, trust * (1 - probs[:, self.empty])  # players label tiles: whether
         # a cell shows one at all stays the model's call
 
-    def printings(self, probs: np.ndarray, features: np.ndarray, photo: int = 16) -> np.ndarray:
+    def printings(self, probs: np.ndarray, features: np.ndarray, photo: int = PHOTO) -> np.ndarray:
         """Which printing each cell's photo shows (N,): 1 the players', -1 the one the model
         was trained on, 0 unsure; probs (N, L) and features (N, D) of ``photo`` cells per
         photo, in a row. See ``_printings``."""
@@ -230,7 +232,8 @@ class Adaptation:
 
         kinds : (N, K) the model's probabilities of the tavern kinds; centred : (N, D);
         less : (N,) taken off the cosine (the photo is of the model's printing); width (N,)
-        of the kernel. Returns closeness (N, K) and the weighted kernel (N,) of that closest tavern.
+        of the players' cells' kernel. Returns closeness (N, K) and the weighted kernel (N,)
+        of that closest tavern.
         """
         tile = slice(0, self.parts[0])
         players = np.flatnonzero(np.isin(self.columns[:self.players], self.taverns))
@@ -241,13 +244,13 @@ class Adaptation:
         closeness = like_tavern[:, None] + self.config.sharpness * np.log(np.maximum(odds, 1e-9))
         return closeness, self._kernel(like_tavern, width) * self.weights[players[nearest]]
 
-    def _kernel(self, cosine: np.ndarray, width: np.ndarray) -> np.ndarray:
+    def _kernel(self, cosine: np.ndarray, width) -> np.ndarray:
         """What a look-alike this close is worth, from 1 (the same) down to 0 (unlike), by
         the kernel's ``width`` (as cosine)."""
         return np.where(cosine >= self.config.min_cosine, np.exp((cosine - 1) / width), 0)
 
     def adjust(self, probs: np.ndarray, features: np.ndarray,
-               skip: np.ndarray | None = None, photo: int = 16) -> np.ndarray:
+               skip: np.ndarray | None = None, photo: int = PHOTO) -> np.ndarray:
         """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D),
         ``photo`` cells of each photo in a row: the model's answer blended with the
         look-alikes' (the label of the closest, by a softmax of closeness at ``sharpness``)
@@ -303,10 +306,11 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[in
         np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
         centre, tuple(parts), tuple(labels.index(k) for k in TAVERN_KINDS), labels.index("empty"),
         len(kept), config, kept.counts(), kept.doubtful)
-    # the anchors are read as photos of 16 cells of several buildings (they are stored by
-    # building), each anchor no look-alike of itself
+    # the anchors are read as photos of PHOTO cells of several buildings (they are stored
+    # by building: photo j takes every anchor i with i % photos == j), each anchor no
+    # look-alike of itself
     count = len(anchors.labels)
-    order = np.lexsort((np.arange(count), np.arange(count) % -(-count // 16)))
+    order = np.argsort(np.arange(count) % -(-count // PHOTO), kind="stable")
     itself = len(kept) + order
     right = _right(adapted.adjust(np.exp(anchors.log_probs[order]), anchors.features[order],
                                   itself), anchors.labels[order])
