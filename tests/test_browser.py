@@ -683,6 +683,51 @@ def test_the_last_change_to_a_city_can_be_undone_from_the_snackbar(server, brows
     assert blocked == []
     page.close()
 
+def test_the_undo_snackbar_goes_after_a_while_but_not_while_someone_is_on_it(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    type_grid(page, server, table_id, 1, [["shop"] * 4] * 4)
+    page.clock.install()
+    page.goto(f"{server}/tables/{table_id}")
+    snackbar, card = page.locator("#snackbar"), page.locator('.city[data-city="1"]')
+
+    def correct(col, building):
+        card.locator(f'.cell[data-row="1"][data-col="{col}"]').click()
+        page.click(f'#picker .pick[data-building="{building}"]')
+        page.mouse.move(5, 5)  # the mouse away from the snackbar
+        expect(snackbar).to_be_visible()
+
+    correct(1, "park")
+    page.clock.run_for(9_000)
+    expect(snackbar).to_be_visible()
+    page.clock.run_for(2_000)
+    expect(snackbar).to_be_hidden()  # it covered the foot of the page long enough
+
+    # The mouse over it, or the keyboard in it: it stays, and goes a while after they leave.
+    correct(2, "park")
+    page.hover("#snackbar-text")
+    page.clock.run_for(30_000)
+    expect(snackbar).to_be_visible()
+    page.mouse.move(5, 5)
+    page.clock.run_for(11_000)
+    expect(snackbar).to_be_hidden()
+    correct(3, "park")
+    undo = snackbar.get_by_role("button", name="Undo")
+    undo.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(undo).to_be_focused()
+    page.clock.run_for(30_000)
+    expect(snackbar).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator("#snackbar-text")).to_have_text("Undone.")
+    expect(card.locator('.cell[data-row="1"][data-col="3"] span')).to_have_text("S")
+    page.locator("#table-name").focus()
+    page.clock.run_for(11_000)
+    expect(snackbar).to_be_hidden()
+    page.close()
+
+
 def test_a_new_photo_and_deleting_the_table_are_undone_or_asked_first(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])

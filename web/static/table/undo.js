@@ -1,8 +1,12 @@
 // The last change to a city, taken back from a snackbar at the bottom of the page: a corrected
 // cell, a painted cell, a city typed over, a new photo of a city (the server keeps what the city
 // held before). Deleting the table is asked about first, and undone from the home page.
+// The snackbar goes after a while (it covers the page's foot), not while the mouse or the
+// keyboard is on it.
 import { $, call } from "../common.js";
 import { setCardError } from "./state.js";
+
+const SHOWN_MS = 10000;
 
 // A city's state as far as an undo cares: what it holds, and whether it has a photo.
 const stateOf = (city) => JSON.stringify([city.grid, city.counts, Boolean(city.photo)]);
@@ -27,6 +31,24 @@ export function showUndo(page, said = "") {
   if ($("snackbar-text").textContent !== text) $("snackbar-text").textContent = text;
   $("snackbar-undo").hidden = !undo;
   $("snackbar-undo").disabled = Boolean(undo && undo.running);
+  hideLater(page);
+}
+
+// Someone is on the snackbar: the mouse over it, or the keyboard's focus in it (a finger's tap
+// leaves neither behind).
+const held = (bar) => bar.matches(":has(:focus-visible)") || (matchMedia("(hover: hover)").matches && bar.matches(":hover"));
+
+// The snackbar shown goes in SHOWN_MS from now, or SHOWN_MS after someone leaves it; an undo
+// being sent keeps it.
+function hideLater(page) {
+  clearTimeout(page.snackbarTimer);
+  const bar = $("snackbar");
+  if (bar.hidden || held(bar)) return;
+  page.snackbarTimer = setTimeout(() => {
+    if (page.undo && page.undo.running) return;
+    page.undo = null;
+    showUndo(page);
+  }, SHOWN_MS);
 }
 
 async function runUndo(page) {
@@ -58,6 +80,8 @@ async function runUndo(page) {
 export function wireUndo(page) {
   $("snackbar-undo").addEventListener("click", () => runUndo(page));
   $("snackbar-close").addEventListener("click", () => { page.undo = null; showUndo(page); });
+  for (const held of ["pointerenter", "focusin"]) $("snackbar").addEventListener(held, () => clearTimeout(page.snackbarTimer));
+  for (const left of ["pointerleave", "focusout"]) $("snackbar").addEventListener(left, () => setTimeout(() => hideLater(page)));
 }
 
 // The usual undos: a cell back to what it showed, a whole grid back to what it was.
