@@ -229,6 +229,31 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     page.close()
 
 
+def test_a_complete_tables_cities_say_they_teach_the_reader_as_the_home_page_does(server,
+                                                                                   browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    with open(photo(CASES[0]), "rb") as f:
+        read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
+                                 headers={"Origin": server},
+                                 multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
+                                                      "buffer": f.read()}})
+    assert read.ok, read.text()
+    type_grid(page, server, table_id, 2, [["park"] * 4] * 4)
+    page.goto(f"{server}/tables/{table_id}")
+    city = page.locator('.city[data-city="1"]')
+    expect(city.locator("button.accept")).to_have_text("Reading is right")  # not complete yet
+    type_grid(page, server, table_id, 3, [["shop"] * 4] * 4)
+    page.reload()
+    expect(city.locator(".learned-note")).to_have_text(
+        "Learned from this city: the table is complete")
+    assert city.locator("button.accept").count() == 0
+    page.goto(server)
+    expect(page.locator("#learning-how")).to_contain_text(
+        "every cell of a city once you press “Reading is right” on it or once its table is complete")
+    page.close()
+
+
 def test_solo_automaville_typed_as_counts(server, browser):
     page = browser.new_page(viewport={"width": 360, "height": 780})
     blocked = watch_policy(page)
@@ -591,11 +616,28 @@ def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(serve
             and table_url.search(r.url) else None)
     card = page.locator('.city[data-city="1"]')
     page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(blank))
-    expect(card.locator(".card-error")).to_contain_text("Photo not read: ")
+    # One message: why, and the three ways on (corners, typing it in, another photo).
+    todo = "Tap the city's four corners on it, type the city in, or take another photo."
+    expect(card.locator(".corner-note")).to_have_text(re.compile(
+        r"^Photo not read: no city found in the photo; .+\. " + re.escape(todo) + "$"))
     expect(card.locator(".corner-wrap img")).to_be_visible()
-    expect(card).to_contain_text("No city found in the last photo")
+    expect(card.locator(".card-error")).to_be_hidden()
+    expect(card.locator(".warn, .error").filter(has_text=re.compile("."))).to_have_count(1)
+    expect(card.get_by_role("button", name="Type in")).to_be_visible()
     assert card.locator(".retry").count() == 0  # another photo or the corners help, not a retry
     assert asked == []  # the error's answer carried the table
+
+    # After a reload the same card, without the server's reason: Type in still offered, and
+    # typed in, the photo is put aside (Undo brings it back).
+    page.reload()
+    expect(card.locator(".corner-note")).to_have_text(f"No city found in the last photo. {todo}")
+    expect(card.locator(".card-error")).to_be_hidden()
+    card.get_by_role("button", name="Type in").click()
+    expect(card.locator(".cell")).to_have_count(16)
+    expect(card.locator(".corner-wrap")).to_have_count(0)
+    expect(page.locator("#snackbar-text")).to_have_text("City 1 typed in: its photo put aside.")
+    page.locator("#snackbar").get_by_role("button", name="Undo").click()
+    expect(card.locator(".corner-note")).to_be_visible()
     page.close()
 
 def test_a_photos_reading_typed_over_comes_back_with_undo(server, browser):
@@ -801,7 +843,8 @@ def test_table_page_works_with_the_keyboard_and_a_screen_reader(server, browser)
     expect(flagged.locator(".flag")).to_have_text("?")
     assert card.locator(".flag").count() == 1
 
-    # "Photograph all" and "Take photo" are reached with Tab and open the file chooser.
+    # "Whole table in one photo", "One photo per city" and "Take photo" are reached with Tab and
+    # open the file chooser.
     def tab_to(selector):
         for _ in range(60):
             page.keyboard.press("Tab")

@@ -18,14 +18,25 @@ export async function shrink(file, side = 2000) {
   }
 }
 
-// POST a photo to url, showing "label: uploading 40 %", then "label: reading" while it is read.
+const SLOW_S = 5; // a read still running after this many seconds shows the upload's slow note
+
+// POST a photo to url, showing "label: uploading 40 %", then "label: reading the city… 7 s",
+// the seconds since it was sent counting; after SLOW_S seconds slowNote, if any, shows under the bar.
 // Resolves to {ok, status, data}: the server's answer (the table, or {error}); status 0: not sent.
-export function upload(url, blob, label, reading = "reading the city…") {
+export function upload(url, blob, label, reading = "reading the city…", slowNote = "") {
   return new Promise((resolve) => {
     const bar = $("progress");
+    let doing = "uploading";
+    const started = Date.now();
+    const seconds = () => Math.round((Date.now() - started) / 1000);
+    const show = () => { bar.lastElementChild.textContent = `${label}: ${doing}${seconds() ? ` ${seconds()} s` : ""}`; };
     bar.hidden = false;
     bar.firstElementChild.style.width = "0";
-    bar.lastElementChild.textContent = `${label}: uploading`;
+    show();
+    const ticking = setInterval(() => {
+      show();
+      if (slowNote && seconds() >= SLOW_S) showNote(slowNote);
+    }, 1000);
     const form = new FormData();
     form.append("photo", blob, "photo.jpg");
     const xhr = new XMLHttpRequest();
@@ -33,17 +44,33 @@ export function upload(url, blob, label, reading = "reading the city…") {
     xhr.upload.onprogress = (e) => {
       if (!e.lengthComputable) return;
       bar.firstElementChild.style.width = `${(100 * e.loaded) / e.total}%`;
-      bar.lastElementChild.textContent = `${label}: uploading ${Math.round((100 * e.loaded) / e.total)} %`;
+      doing = `uploading ${Math.round((100 * e.loaded) / e.total)} %`;
+      show();
     };
-    xhr.upload.onload = () => { bar.lastElementChild.textContent = `${label}: ${reading}`; };
+    xhr.upload.onload = () => { doing = reading; show(); };
+    const done = (answer) => { clearInterval(ticking); resolve(answer); };
     xhr.onload = () => {
       let data = {};
       try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: "unexpected reply" }; }
-      resolve({ ok: xhr.status < 300, status: xhr.status, data });
+      done({ ok: xhr.status < 300, status: xhr.status, data });
     };
-    xhr.onerror = () => resolve({ ok: false, status: 0, data: { error: "network error: photo not sent" } });
+    xhr.onerror = () => done({ ok: false, status: 0, data: { error: "network error: photo not sent" } });
     xhr.send(form);
   });
+}
+
+// The note under the progress bar (a live region kept in the page): written once, not each second.
+function showNote(text) {
+  const note = $("progress-note");
+  note.hidden = false;
+  if (note.textContent !== text) note.textContent = text;
+}
+
+// Once the photos are read: the bar and its note go away.
+export function hideProgress() {
+  $("progress").hidden = true;
+  $("progress-note").hidden = true;
+  $("progress-note").textContent = "";
 }
 
 // The files of a file input, which is emptied so that choosing the same photo again still counts.

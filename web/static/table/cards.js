@@ -1,10 +1,10 @@
 // A city's card: its photo buttons, typing in, Automaville's counts, corners, teaching the reader.
-import { $, buildingName, call, el } from "../common.js";
-import { shrink, takeFiles, upload } from "./api.js";
+import { buildingName, call, el } from "../common.js";
+import { hideProgress, shrink, takeFiles, upload } from "./api.js";
 import { chosen, correctedCells, gridView, typedCount, typingPanel } from "./grid.js";
 import { forgetConfirmed, setCardError } from "./state.js";
 import { offerUndo, restoreCity } from "./undo.js";
-import { cityName, cityTitle, isAutomaville, listed, plural } from "./words.js";
+import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./words.js";
 
 // City photos, one after another from firstIndex (in seating order); each answer is the table.
 // A photo that could not be read says why in its city's card; one that did not reach the server
@@ -52,7 +52,7 @@ export async function sendPhotos(page, files, firstIndex, asked = false) {
     page.showError(error.message);
   } finally {
     busy.clear();
-    $("progress").hidden = true;
+    hideProgress();
     page.render();
   }
   // several photos at once: say here which cities to look at (each card says why)
@@ -76,12 +76,10 @@ export function cityCard(page, city, index) {
   const actions = el("div", { className: "row" },
     fileButton("Take photo", "small primary take-photo", photo, index), photo,
     fileButton("Choose photo", "small choose-photo", pick, index), pick);
-  if (!city.photo || city.grid) {
-    const type = el("button", { type: "button", className: "small type-grid", textContent: city.grid ? "Type over" : "Type in" });
-    type.dataset.focus = `type:${index}`;
-    type.addEventListener("click", () => typeOver(page, city, index));
-    actions.append(type);
-  }
+  const type = el("button", { type: "button", className: "small type-grid", textContent: city.grid ? "Type over" : "Type in" });
+  type.dataset.focus = `type:${index}`;
+  type.addEventListener("click", () => typeOver(page, city, index));
+  actions.append(type);
   const unread = city.photo && (!city.grid || (city.reading && city.reading.unread));
   if (isAutomaville(table, index)) {
     const open = page.countsOpen.has(index);
@@ -102,7 +100,8 @@ export function cityCard(page, city, index) {
     actions.append(adjust);
   }
   card.append(actions);
-  if (unread) card.append(cornerPicker(page, index, "No city found in the last photo. Tap the city's four corners on it, or take another photo."));
+  // A photo with no city found: one message, the server's reason while the page has it.
+  if (unread) card.append(cornerPicker(page, index, `${sentence(page.cardErrors[index] || "no city found in the last photo")} Tap the city's four corners on it, type the city in, or take another photo.`));
   if (city.counts) card.append(countsSummary(page, city));
   if (isAutomaville(table, index) && page.countsOpen.has(index)) card.append(countsForm(page, city, index));
   if (city.grid && !city.counts && !busy.has(index) && (paint && paint.city === index || typedCount(page, city, index) < 16)) {
@@ -116,7 +115,7 @@ export function cityCard(page, city, index) {
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index));
-  const error = el("p", { className: "error card-error", textContent: page.cardErrors[index] || "" });
+  const error = el("p", { className: "error card-error", textContent: (!unread && page.cardErrors[index]) || "" });
   error.setAttribute("role", "alert");
   card.append(error);
   if (page.retry.has(index) && page.cardErrors[index]) {
@@ -172,10 +171,10 @@ async function typeOver(page, city, index) {
   const empty = [0, 1, 2, 3].map(() => [null, null, null, null]);
   const had = holdsSomething(city);
   const tiles = city.grid ? city.grid.flat().filter(Boolean).length : 0;
-  const what = city.photo ? "its photo's reading put aside" : `its ${plural(tiles, "tile", "tiles")} wiped`;
+  const what = !city.photo ? `its ${plural(tiles, "tile", "tiles")} wiped` : city.grid ? "its photo's reading put aside" : "its photo put aside";
   try {
     page.answer(await call("PUT", `${page.api}/cities/${index + 1}/grid`, { grid: empty }));
-    if (had) offerUndo(page, index, `City ${index + 1} typed over: ${what}.`, restoreCity(page, index));
+    if (had) offerUndo(page, index, `City ${index + 1} ${city.grid ? "typed over" : "typed in"}: ${what}.`, restoreCity(page, index));
     forgetConfirmed(page, index);
     setCardError(page, index, "");
     page.nextCell = { city: index, r: 0, c: 0 };
@@ -183,11 +182,14 @@ async function typeOver(page, city, index) {
   page.render();
 }
 
-// "Reading is right" teaches the reader this city's tiles; "Read again" uses what it learned.
+// "Reading is right" teaches the reader this city's tiles, as a complete table's scoreboard does
+// (the players used it: every city is right); "Read again" uses what it learned.
 function teaching(page, city, index) {
   const row = el("div", { className: "row teach" });
   if (city.reading.accepted) {
     row.append(el("p", { className: "hint learned-note", textContent: "Learned from this city" }));
+  } else if (page.table.scores.complete) {
+    row.append(el("p", { className: "hint learned-note", textContent: "Learned from this city: the table is complete" }));
   } else {
     const accept = el("button", { className: "small primary accept", textContent: "Reading is right" });
     accept.title = "Every cell is right now: the reader learns your tiles from this city";
@@ -200,7 +202,10 @@ function teaching(page, city, index) {
     again.addEventListener("click", () => cityAction(page, again, index, "reread", "Reading again…"));
     row.append(again);
   }
-  if (city.reading.adapted) row.append(el("span", { className: "hint", textContent: "read with your tiles" }));
+  if (city.reading.adapted) {
+    row.append(el("span", { className: "hint", textContent: "Read with the tiles learned from you",
+      title: "This photo was read with what the reader learned from your corrections and checked cities" }));
+  }
   return row;
 }
 
@@ -222,7 +227,8 @@ function cornerPicker(page, index, message) {
   // The player taps the four corners of the city on the photo (no city found, or to adjust).
   const points = [];
   const img = el("img", { src: `${page.api}/cities/${index + 1}/photo.jpg?v=${page.table.updated}`, alt: "photo" });
-  const note = el("p", { className: "hint warn", textContent: message });
+  const note = el("p", { className: "hint warn corner-note", textContent: message });
+  note.setAttribute("role", "status");
   const wrap = el("div", { className: "corner-wrap" }, img);
   img.addEventListener("click", async (e) => {
     const box = img.getBoundingClientRect();

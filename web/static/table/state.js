@@ -54,11 +54,12 @@ export function createPage(root, draw) {
       }
       return Boolean(page.table);
     },
-    // Whether the reader learned anything decides if "Read again" is offered; not essential.
+    // Whether the reader learned anything decides if a photo's card offers "Read again"; not essential.
     refreshLearning: async () => {
       const before = Boolean(page.learning && page.learning.active);
       try { page.learning = await call("GET", "/api/learning"); } catch (error) { return; }
-      if (page.table && Boolean(page.learning.active) !== before) page.render();
+      const offered = page.table && page.table.cities.some((city) => city.photo);
+      if (offered && Boolean(page.learning.active) !== before) page.render();
     },
   };
   return page;
