@@ -102,7 +102,7 @@ def test_four_player_table_from_photos(server, browser):
     grids[0][0][0] = new
     expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(PLAYERS)))
     winner = " and ".join(expected["winner"])
-    expect(page.locator(".scores .sum td")).to_have_text(
+    expect(page.locator(".scores td.total")).to_have_text(
         [str(c["scores"]["total"]) for c in expected["cities"]])  # the server's answer is shown
     assert page.inner_text(".winner") == f"Winner: {winner}"
 
@@ -292,10 +292,10 @@ def test_solo_full_mode_shows_the_difficulty_as_a_line_of_its_own(server, browse
     automaville = table["scores"]["cities"][1]
     assert automaville["difficulty"]["modifier"] == 4
     page.goto(f"{server}/tables/{created['id']}")
-    row = page.locator("tr.difficulty td")
+    row = page.locator(".scores td.difficulty")
     expect(row.nth(1)).to_have_text("+4")
     expect(row.nth(0)).to_have_text("")
-    total = page.locator("tr.sum td").nth(1)
+    total = page.locator(".scores td.total").nth(1)
     expect(total).to_have_text(str(automaville["scores"]["total"] + 4))
     assert total.get_attribute("title") == automaville["difficulty"]["line"]
     page.close()
@@ -386,26 +386,39 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     assert page.evaluate(before, ["#scoreboard-card", "#cities"])  # complete: before the cities
     expect(page.locator("#scoreboard-title")).to_have_text("Results")
     assert page.locator(".winner").bounding_box()["y"] < page.locator(".city").first.bounding_box()["y"]
-    # Each player's line is short: their two cities by number, the lower one in bold.
+    # Each player's line: their two cities by number and builders, the lower one in bold.
     expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(players)))
+    builders = [f"{players[i]} & {players[(i + 1) % 7]}" for i in range(7)]
     expect(page.locator(".results .from")).to_have_text([" · ".join(
-        f"city {n} {t}, the lower: counts" if n == p["final_city"] else f"city {n} {t}"
+        f"city {n} ({builders[n - 1]}) {t}" + (", the lower: counts" if n == p["final_city"] else "")
         for n, t in zip(p["cities"], p["city_totals"], strict=True)) for p in expected["players"]])
-    for line in page.locator(".results .from").all():
-        assert line.bounding_box()["height"] < 2 * float(
-            line.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
-    # Columns are named by who built each city.
-    names = page.locator(".scores thead .builders").all_inner_texts()
-    assert names == [f"{players[i]} & {players[(i + 1) % 7]}" for i in range(7)]
-    # Seven cities do not widen the page: the table scrolls, its first column stays put.
+    # Seven cities fit a phone: one row per city, named by its builders, every total in sight.
+    board = page.locator(".scores.by-city")
+    expect(board).to_be_visible()
+    expect(board.locator("tbody th .builders")).to_have_text(builders)
+    expect(board.locator("td.total")).to_have_text(
+        [str(c["scores"]["total"]) for c in expected["cities"]])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     scroll = page.locator("#scoreboard .scroll")
-    assert scroll.evaluate("s => s.scrollWidth > s.clientWidth")
-    first = page.locator(".scores tbody th").first
+    assert scroll.evaluate("s => s.scrollWidth <= s.clientWidth")
+    for total in board.locator("td.total").all():
+        box = total.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    ranked = next(i for i, c in enumerate(expected["cities"]) if c["factory_rank"])
+    expect(board.locator(f'.score[data-category="factories"][data-city="{ranked + 1}"] + .rank')
+           ).to_have_text(["1st", "2nd", "other"][expected["cities"][ranked]["factory_rank"] - 1])
+    # A wider screen gets a column per city; on a screen too narrow even for rows, the names stay put.
+    page.set_viewport_size({"width": 1280, "height": 844})
+    expect(page.locator(".scores thead .builders")).to_have_text(builders)
+    expect(page.locator(".scores.by-city")).to_have_count(0)
+    page.set_viewport_size({"width": 250, "height": 844})
+    expect(board).to_be_visible()
+    first = board.locator("tbody th").first
     assert first.evaluate("th => getComputedStyle(th).position") == "sticky"
     left = first.bounding_box()["x"]
     scroll.evaluate("s => { s.scrollLeft = s.scrollWidth; }")
     assert abs(first.bounding_box()["x"] - left) < 1
+    page.set_viewport_size({"width": 390, "height": 844})
     # No name is clipped by the seating diagram.
     svg = page.locator("#seating-diagram svg").bounding_box()
     for seat in page.locator(".seating .seat").all():
@@ -1290,7 +1303,7 @@ def test_a_viewed_table_still_shows_offline(server, browser):
     page.goto(url)
     page.wait_for_selector(".winner")
     winner = page.inner_text(".winner")
-    totals = page.locator(".scores .sum td").all_inner_texts()
+    totals = page.locator(".scores td.total").all_inner_texts()
     assert page.evaluate("document.querySelector('link[rel=manifest]').href") \
         == f"{server}/manifest.webmanifest"
 
@@ -1310,7 +1323,7 @@ def test_a_viewed_table_still_shows_offline(server, browser):
     page.reload()
     page.wait_for_selector(".winner")
     assert page.inner_text(".winner") == winner
-    assert page.locator(".scores .sum td").all_inner_texts() == totals
+    assert page.locator(".scores td.total").all_inner_texts() == totals
     # The server is out of reach (a request the worker never keeps does not get through).
     reached = "fetch('/api/tables', {method: 'POST', body: 'x'}).then(() => 'reached', () => 'not')"
     assert page.evaluate(reached) == "not"
@@ -1408,6 +1421,18 @@ def test_every_page_passes_axe_wcag_a_and_aa(server, browser):
 
 # --- one photo of the whole table: every city found, read, seated; the players check the seating ---
 
+def inside(box: dict, outer: dict) -> bool:
+    """Whether a bounding box (or a point, {"x", "y"}) lies within another."""
+    def within(at, size):
+        return outer[at] - 0.5 <= box[at] and box[at] + box.get(size, 0) <= outer[at] + outer[size] + 0.5
+
+    return within("x", "width") and within("y", "height")
+
+
+def centre(box: dict) -> dict:
+    return {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+
+
 def table_truth(name: str) -> dict:
     return json.loads((TABLES / f"{name}.json").read_text())
 
@@ -1428,18 +1453,23 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     expect(outlines).to_have_count(4, timeout=60_000)
     expect(panel).to_be_visible()
     expect(page.locator("#seat-panel-title")).to_be_focused()
-    tags = panel.locator(".seat-tag:not(.unread)").all_inner_texts()
-    assert tags == ["1 · Ann & Ben", "2 · Ben & Cy", "3 · Cy & Dee", "4 · Dee & Ann"]
+    tags = panel.locator(".seat-tag:not(.unread)")  # small cities: seat numbers, names listed below
+    assert tags.all_inner_texts() == ["1", "2", "3", "4"]
+    assert tags.all_text_contents() == ["1 · Ann & Ben", "2 · Ben & Cy", "3 · Cy & Dee", "4 · Dee & Ann"]
     expect(panel.locator("polygon.unread-outline")).to_have_count(1)  # dashed, not read
-    expect(panel.locator("#seat-notes li").first).to_have_text(
-        "A city at the right edge is not complete: it was not read.")
-    expect(panel.locator("#seat-status")).to_have_text("4 cities read and seated. Check the seating.")
+    # The city cut by the edge is not needed: every seat has a city.
+    expect(panel.locator("#seat-notes li")).to_have_text([
+        "A city at the right edge is not complete: it was not read.",
+        "Every seat already has a city: nothing more to photograph."])
+    expect(panel.locator("#seat-status")).to_have_text("4 cities found in this photo. Check the seating.")
     expect(panel.locator(".seat-pick")).to_have_text(
-        [f"Seat {i + 1} ({PLAYERS[i]} & {PLAYERS[(i + 1) % 4]}): city {i + 1} of the photo"
+        [f"Seat {i + 1} ({PLAYERS[i]} & {PLAYERS[(i + 1) % 4]}): outlined on the photo"
          for i in range(4)])
-    # Every city read: the scoreboard is complete, the cards show each city for correction.
-    expect(page.locator(".winner")).to_be_visible()
-    assert "–" not in page.locator(".scores .sum td").all_inner_texts()
+    # Every city read: the scores are complete, but the winner waits for the seating to be checked.
+    assert "–" not in page.locator(".scores td.total").all_inner_texts()
+    expect(page.locator("#scoreboard .wait")).to_have_text(
+        "Final scores and the winner appear once the seating is checked: “Seating is right” above.")
+    assert page.locator(".winner").count() == 0
     assert page.locator(".grid-wrap.photo").count() == 4
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
@@ -1454,12 +1484,15 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_attribute("aria-pressed", "true")
     expect(panel.locator(".seat-tag.chosen")).to_have_text("1 · Ann & Ben")
     expect(outlines.nth(0)).to_have_class(re.compile(r"\bchosen\b"))
+    assert all(inside(tag.bounding_box(), panel.locator("#seat-photo").bounding_box())
+               for tag in panel.locator(".seat-tag").all())  # the cut city's tag too
+    second_city = outlines.nth(1).bounding_box()
     with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
         panel.locator('polygon.seat-outline[data-seat="1"]').click()
     assert answer.value.ok
     expect(panel.locator("#seat-status")).to_contain_text("Seats 1 and 2 swapped")
-    expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
-        "Seat 1 (Ann & Ben): city 2 of the photo")
+    expect(panel.locator('.seat-tag[data-seat="0"]')).to_have_text("1 · Ann & Ben")
+    assert inside(centre(panel.locator('.seat-tag[data-seat="0"]').bounding_box()), second_city)
     assert panel.locator(".seat-tag.chosen").count() == 0
     swapped = page.evaluate(f"() => fetch('/api/tables/{table_id}').then(r => r.json())")["cities"]
     assert [c["grid"] for c in swapped] == [grids[1], grids[0], grids[2], grids[3]]
@@ -1475,7 +1508,7 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
         page.keyboard.press("Enter")
     assert answer.value.ok
     expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
-        "Seat 1 (Ann & Ben): city 1 of the photo")
+        "Seat 1 (Ann & Ben): outlined on the photo")
     expect(panel.locator('.seat-pick[data-seat="0"]')).to_be_focused()
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
@@ -1495,16 +1528,23 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
         panel.get_by_role("button", name="Every city one seat back").click()
     assert answer.value.ok
     expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
-        "Seat 1 (Ann & Ben): city 1 of the photo")
+        "Seat 1 (Ann & Ben): outlined on the photo")
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
 
-    # "Seating is right" closes the panel; "Check seating" opens it again, after a reload too.
+    # Not checked yet: after a reload the panel is open again, and the winner still waits.
+    page.reload()
+    expect(outlines).to_have_count(4)
+    assert page.locator(".winner").count() == 0
+    # "Seating is right" closes the panel and names the winner; "Check seating" opens it again,
+    # after a reload too.
     panel.get_by_role("button", name="Seating is right").click()
     expect(panel).to_be_hidden()
     check = page.get_by_role("button", name="Check seating")
     expect(check).to_be_focused()
+    expect(page.locator(".winner")).to_be_visible()
     page.reload()
+    expect(page.locator(".winner")).to_be_visible()
     page.get_by_role("button", name="Check seating").click()
     expect(outlines).to_have_count(4)
     expect(panel.locator(".seat-tag:not(.unread)").first).to_have_text("1 · Ann & Ben")
@@ -1536,4 +1576,115 @@ def test_a_whole_table_photo_with_too_many_cities_changes_nothing(server, browse
     after = page.request.get(f"{server}/api/tables/{table_id}").json()
     assert after["cities"] == before["cities"] and after["updated"] == before["updated"]
     assert errors == []
+    page.close()
+
+
+def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, PLAYERS)
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(4)
+    held = []  # the photo waits here, as on a busy tablecloth: the page shows it is alive
+    page.route("**/api/tables/*/photo", lambda route: held.append(route))
+    page.set_input_files("#table-photo", str(TABLES / "table-2.jpg"))
+    bar, note = page.locator("#progress span"), page.locator("#progress-note")
+    expect(bar).to_have_text(re.compile(r"^Whole table: .+ [1-4] s$"))
+    expect(note).to_be_hidden()
+    expect(note).to_have_text("A busy tablecloth takes longer: up to half a minute.",
+                              timeout=10_000)
+    expect(bar).to_have_text(re.compile(r"^Whole table: .+ ([5-9]|\d\d) s$"))
+    held[0].continue_()
+    panel = page.locator("#seat-panel")
+    expect(panel.locator("polygon.seat-outline")).to_have_count(2, timeout=60_000)
+    expect(page.locator("#progress")).to_be_hidden()
+    expect(note).to_be_hidden()
+
+    # Two cities found for four seats: said plainly, with what to do about the other two.
+    expect(panel.locator("#seat-status")).to_have_text(
+        "2 cities found in this photo; 2 seats are still empty. Check the seating.")
+    expect(panel.locator("#seat-notes li")).to_have_text([
+        "Seats 3 (Cy & Dee) and 4 (Dee & Ann) are still empty: photograph each of those cities "
+        "on its own, closer, or type it in on its card below."])
+    expect(panel.locator(".seat-pick")).to_have_text([
+        "Seat 1 (Ann & Ben): outlined on the photo", "Seat 2 (Ben & Cy): outlined on the photo",
+        "Seat 3 (Cy & Dee): no city yet", "Seat 4 (Dee & Ann): no city yet"])
+    for seat in (3, 4):
+        card = page.locator(f'.city[data-city="{seat}"]')
+        expect(card.get_by_role("button", name="Type in")).to_be_visible()
+    # One of them typed in: the note says what is left.
+    type_grid(page, server, table_id, 3, [["park"] * 4] * 4)
+    page.reload()
+    expect(panel.locator("#seat-notes li")).to_have_text([
+        "Seat 4 (Dee & Ann) is still empty: photograph its city on its own, closer, or type it "
+        "in on its card below."])
+    assert errors == []
+    page.close()
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def settle(page):
+    """Two frames: what a resize changes is laid out."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def test_seat_tags_are_small_beside_their_cities(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Bartholomew", "Dee", "Maximiliana",
+                                        "Fay", "Gus"])
+    page.goto(f"{server}/tables/{table_id}")
+    page.set_input_files("#table-photo", str(TABLES / "table-7.jpg"))
+    panel = page.locator("#seat-panel")
+    expect(panel.locator("polygon.seat-outline")).to_have_count(7, timeout=60_000)
+    for width in (390, 320, 1280):
+        page.set_viewport_size({"width": width, "height": 844})
+        settle(page)
+        tags = [panel.locator(f'.seat-tag[data-seat="{seat}"]').bounding_box() for seat in range(7)]
+        for seat, tag in enumerate(tags):
+            city = panel.locator(f'polygon.seat-outline[data-seat="{seat}"]').bounding_box()
+            assert inside(centre(tag), city), (width, seat)  # on its own city
+            assert tag["height"] <= 0.35 * city["height"] and tag["width"] <= 0.5 * city["width"]
+        assert not any(overlap(a, b) for i, a in enumerate(tags) for b in tags[i + 1:])
+    page.close()
+
+
+def test_seat_tags_stay_inside_the_photo_and_off_each_other_where_cities_crowd(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    for city in (1, 2, 3):
+        type_grid(page, server, table_id, city, [["park"] * 4] * 4)
+
+    def square(x, y, side):
+        return [[x, y], [x + side, y], [x + side, y + side], [x, y + side]]
+
+    corners = [square(700, 500, 300), square(720, 510, 300), square(1500, -100, 300)]
+    unread = {"corners": square(1550, 1100, 300), "why": "cut by the photo's edge"}
+
+    def from_one_photo(route):  # three cities seated from one photo, all but on top of each other
+        answer = route.fetch()
+        data = answer.json()
+        for k, city in enumerate(data["cities"]):
+            city["photo"] = True
+            city["reading"] = {"table_photo": "crowd", "in_photo": k + 1, "photo_size": [1600, 1200],
+                               "corners": corners[k], "photo_unread": [unread]}
+        route.fulfill(response=answer, json=data)
+
+    page.route(re.compile(r"/api/tables/[^/?]+$"),
+               lambda route: from_one_photo(route) if route.request.method == "GET" else route.continue_())
+    page.goto(f"{server}/tables/{table_id}")
+    page.get_by_role("button", name="Check seating").click()
+    panel = page.locator("#seat-panel")
+    expect(panel.locator(".seat-tag")).to_have_count(4)
+    for width in (390, 1280):
+        page.set_viewport_size({"width": width, "height": 844})
+        settle(page)
+        photo = panel.locator("#seat-photo").bounding_box()
+        tags = [tag.bounding_box() for tag in panel.locator(".seat-tag").all()]
+        assert all(inside(tag, photo) for tag in tags), width
+        assert not any(overlap(a, b) for i, a in enumerate(tags) for b in tags[i + 1:]), width
     page.close()

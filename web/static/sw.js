@@ -3,11 +3,11 @@
 // Network first: online, answers always come from the server (and refresh the copy kept);
 // offline, the copy kept is shown. Only GETs of this app's own pages are kept: never a change
 // (POST, PUT, DELETE), never another site, never an export or a QR code.
-const CACHE = "btc-scorer-v3"; // v3: undo.js and drawing.js added to the table page's modules
+const CACHE = "btc-scorer-v4"; // v4: scoreboard.js and seat-tags.js added to the table page's modules
 const SHELL = [
   "/", "/static/app.css", "/static/common.js", "/static/offline.js", "/static/index.js",
   "/static/campaign.js", "/static/app-192.png",
-  ...["main", "state", "api", "words", "cards", "grid", "seating", "scores", "undo", "drawing"]
+  ...["main", "state", "api", "words", "cards", "grid", "seating", "scores", "scoreboard", "undo", "drawing", "seat-tags"]
     .map((name) => `/static/table/${name}.js`),
   ...["shop", "factory", "tavern-drink", "tavern-food", "tavern-music", "tavern-bed", "office",
       "park", "house"].map((name) => `/static/icons/${name}.png`),

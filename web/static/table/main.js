@@ -3,8 +3,10 @@
 import { $, call } from "../common.js";
 import { takeFiles } from "./api.js";
 import { cityCard, sendPhotos } from "./cards.js";
-import { scoreboard, showMoved } from "./scores.js";
-import { closeSeating, fitSeating, fitTags, renderSeating, seatingDiagram, sendTablePhoto, turnSeating } from "./seating.js";
+import { isFinal, showScoreboard } from "./scoreboard.js";
+import { showMoved } from "./scores.js";
+import { fitTags } from "./seat-tags.js";
+import { closeSeating, fitSeating, renderSeating, seatingDiagram, sendTablePhoto, turnSeating } from "./seating.js";
 import { createPage, focusedKey, refocus } from "./state.js";
 import { wireUndo } from "./undo.js";
 
@@ -19,11 +21,11 @@ function render(page) {
   fitSeating();
   const cities = $("cities");
   cities.replaceChildren(...table.cities.map((city, index) => cityCard(page, city, index)));
-  $("scoreboard").replaceChildren(scoreboard(page));
+  showScoreboard(page);
   showMoved(page);
-  // Once every city is known the results come first, right under the table's name.
+  // Once the winner is known the results come first, right under the table's name.
   const board = $("scoreboard-card");
-  const complete = Boolean(table.scores.complete);
+  const complete = isFinal(page);
   $("scoreboard-title").textContent = complete ? "Results" : "Scoreboard";
   if (complete && board.previousElementSibling !== $("table-card")) $("table-card").after(board);
   if (!complete && cities.nextElementSibling !== board) cities.after(board);
@@ -45,7 +47,13 @@ function wire(page) {
   $("seating-right").addEventListener("click", () => closeSeating(page));
   $("seating-back").addEventListener("click", () => turnSeating(page, -1));
   $("seating-on").addEventListener("click", () => turnSeating(page, 1));
-  window.addEventListener("resize", () => { if (page.seatShot) fitTags(); });
+  window.addEventListener("resize", () => {
+    if (!page.table) return;
+    const focus = focusedKey();
+    showScoreboard(page); // cities as columns or rows: whichever fits the new width
+    if (page.seatShot) fitTags();
+    refocus(focus);
+  });
   $("rename").addEventListener("click", async () => {
     if (!(await page.loaded())) return;
     const name = prompt("Table name", page.table.name);

@@ -1,4 +1,4 @@
-// The scoreboard, the results, and every point explained: in words and drawn on the city.
+// Every point explained, in words and drawn on the city; the results; totals moved by another city.
 import { $, el } from "../common.js";
 import { GROUP_COLOURS, drawnGrid } from "./drawing.js";
 import { cityName, cityTitle, listed, place, plural } from "./words.js";
@@ -117,7 +117,7 @@ function whyBox(h) {
   return box;
 }
 
-// --- scoreboard --------------------------------------------------------------------------
+// --- a score on the scoreboard, and the results ----------------------------------------
 
 // Automaville from tile counts, scored "maximally" (solo beginner mode).
 function countsExplanation(category, why, points) {
@@ -133,7 +133,7 @@ function countsExplanation(category, why, points) {
 }
 
 // A score's button: tapped, a sheet over the scoreboard draws its cells on the city and says why.
-function scoreButton(page, city, i, category) {
+export function scoreButton(page, city, i, category) {
   const name = cityName(page.table, i);
   const button = el("button", { type: "button", className: "score", textContent: city.scores[category] });
   button.setAttribute("aria-label", `${category}, ${name}: ${city.scores[category]}, show why`);
@@ -162,52 +162,10 @@ function openWhy(page, index, h) {
   sheet.querySelector("button").focus();
 }
 
-export function scoreboard(page) {
-  const { table } = page;
-  const s = table.scores;
-  const root = el("div");
-  if (s.complete) root.append(results(table)); // results first: the winner, then the detail
-  const corner = el("th", { scope: "col" }, el("span", { className: "visually-hidden", textContent: "Category" }));
-  const head = el("tr", {}, corner);
-  // Columns are named by who built each city; the small city number matches the cards below.
-  s.cities.forEach((_, i) => head.append(el("th", { scope: "col" },
-    el("span", { className: "builders", textContent: cityName(table, i) }), el("small", { textContent: `city ${i + 1}` }))));
-  const body = el("tbody");
-  for (const category of page.game.categories) {
-    const row = el("tr", {}, el("th", { scope: "row", textContent: category }));
-    s.cities.forEach((city, i) => row.append(city ? el("td", {}, scoreButton(page, city, i, category)) : el("td", { textContent: "–" })));
-    body.append(row);
-  }
-  if (s.cities.some((city) => city && city.difficulty)) {
-    // the solo difficulty, a line of its own: Automaville's buildings + the modifier = its total
-    const level = el("tr", { className: "difficulty" }, el("th", { scope: "row", textContent: "difficulty" }));
-    s.cities.forEach((city) => level.append(el("td", {
-      textContent: city && city.difficulty ? `${city.difficulty.modifier >= 0 ? "+" : ""}${city.difficulty.modifier}` : "",
-      title: city && city.difficulty ? city.difficulty.line : "" })));
-    body.append(level);
-  }
-  const total = el("tr", { className: "sum" }, el("th", { scope: "row", textContent: "total" }));
-  s.cities.forEach((city) => total.append(el("td", {
-    textContent: city ? city.scores.total + (city.modifier || 0) : "–",
-    title: city && city.difficulty ? city.difficulty.line : "" })));
-  body.append(total);
-  const ranks = el("tr", {}, el("th", { scope: "row", textContent: "factory rank" }));
-  s.cities.forEach((city) => ranks.append(el("td", { textContent: city ? (["-", "1st", "2nd", "other"][city.factory_rank]) : "–" })));
-  body.append(ranks);
-  const scroll = el("div", { className: "scroll" }, el("table", { className: "scores" }, el("thead", {}, head), body));
-  scroll.tabIndex = 0; // scrollable with the keyboard when the cities do not fit
-  scroll.setAttribute("role", "region");
-  scroll.setAttribute("aria-label", "Points by city");
-  root.append(scroll);
-  (s.warnings || []).forEach((w) => root.append(el("p", { className: "hint warn supply", textContent: `Check the cities: ${w}.` })));
-  if (!s.complete) root.append(el("p", { className: "hint", textContent: "Final scores appear when every city is read." }));
-  return root;
-}
-
 // Every city is known: the winner, then each player's final score with where it comes from:
 // both their cities, the lower one (the one that counts) in bold; the two-player sum written
 // out; Automaville's total with the solo difficulty's modifier.
-function results(table) {
+export function results(table) {
   const s = table.scores;
   const box = el("div", { className: "results" }, el("p", { className: "winner", textContent: `Winner: ${s.winner.join(" and ")}` }));
   const list = el("ol", { className: "players podium" });
@@ -226,14 +184,12 @@ function results(table) {
 const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 > 10 && n % 100 < 14 ? 0 : n % 10] || "th"}`;
 
 // A player's cities as the final score takes them: "city 1 (Ann & Ben) 48, the lower: counts ·
-// city 3 (Cy & Ann) 53"; at a table of 5 or more, one line each: "city 1 48, the lower: counts ·
-// city 3 53" (the scoreboard's columns name the builders).
+// city 3 (Cy & Ann) 53".
 function whereFrom(table, p) {
-  const compact = table.players.length >= 5;
   const cities = p.cities.map((number, k) => {
     const scored = table.scores.cities[number - 1];
     const total = scored && scored.difficulty ? scored.difficulty.line : p.city_totals[k]; // "53 + 4 = 57 (difficulty 6)"
-    return { number, text: compact ? `city ${number} ${total}` : `city ${number} (${cityName(table, number - 1)}) ${total}` };
+    return { number, text: `city ${number} (${cityName(table, number - 1)}) ${total}` };
   });
   if (p.final_city === null || p.final_city === undefined) { // two players: both cities count
     return [`${cities.map((c) => c.text).join(" + ")} = ${p.final}, the sum of both cities`];

@@ -1,10 +1,11 @@
 // Where the cities sit: the diagram of the table seen from above, and one photo of the whole
 // table (every city found, read and seated) with its panel where the players check the seating.
 import { $, call, el } from "../common.js";
-import { shrink, upload } from "./api.js";
+import { hideProgress, shrink, upload } from "./api.js";
 import { replaceWork } from "./cards.js";
-import { forgetConfirmed, refocus, setCardError } from "./state.js";
-import { cityName, esc, plural, sentence } from "./words.js";
+import { fitTags, seatTag } from "./seat-tags.js";
+import { forgetConfirmed, refocus, rememberUnchecked, setCardError } from "./state.js";
+import { cityName, esc, listed, plural, sentence } from "./words.js";
 
 // --- the table seen from above: seats around a circle, each city between its builders ----
 
@@ -61,11 +62,12 @@ export async function sendTablePhoto(page, file) {
   page.render();
   let result;
   try {
-    result = await upload(`${page.api}/photo`, await shrink(file, 4000), "Whole table", "finding and reading every city…");
+    result = await upload(`${page.api}/photo`, await shrink(file, 4000), "Whole table", "finding and reading every city…",
+      "A busy tablecloth takes longer: up to half a minute.");
   } finally {
     page.busy.clear();
     page.wholeTable = false;
-    $("progress").hidden = true;
+    hideProgress();
   }
   if (!result.ok) {
     // Nothing changed on the server: say why, in its words, and what the table still is.
@@ -82,12 +84,13 @@ export async function sendTablePhoto(page, file) {
   if (shot) {
     page.seatShot = shot;
     page.swapFrom = null;
+    rememberUnchecked(page, shot);
   }
   page.render();
   page.refreshLearning();
   if (!shot) return;
-  const left = page.table.cities.length - placed.seats.length;
-  say(`${plural(placed.seats.length, "city", "cities")} read and seated${left ? `; ${plural(left, "seat", "seats")} not from this photo` : ""}. Check the seating.`);
+  const empty = emptySeats(page.table).length;
+  say(`${plural(placed.seats.length, "city", "cities")} found in this photo${empty ? `; ${plural(empty, "seat is", "seats are")} still empty` : ""}. Check the seating.`);
   $("seat-panel-title").focus();
 }
 
@@ -106,6 +109,18 @@ const seatsOf = (table, shot) => table.cities.map((city, i) => [city, i])
   .filter(([city]) => city.photo && city.reading && city.reading.table_photo === shot)
   .sort(([a], [b]) => a.reading.in_photo - b.reading.in_photo).map(([, i]) => i);
 
+// The seats with no city yet (none read, none typed in full).
+const emptySeats = (table) => table.cities.map((_, i) => i).filter((i) => !table.scores.cities[i]);
+
+// What to do about the seats still empty, or about cities the photo showed but did not read.
+function todo(table, notes) {
+  const empty = emptySeats(table);
+  if (!empty.length) return notes.length ? "Every seat already has a city: nothing more to photograph." : "";
+  const seats = `${empty.length === 1 ? "Seat" : "Seats"} ${listed(empty.map((i) => `${i + 1} (${cityName(table, i)})`))}`;
+  return `${seats} ${empty.length === 1 ? "is" : "are"} still empty: photograph ${empty.length === 1 ? "its city" : "each of those cities"} on its own, closer, or type it in on its card below.`
+    + (notes.length ? " Or take the whole photo again, every city whole in the frame." : "");
+}
+
 // The panel's status line (a live region kept in the page): written only when it changes.
 function say(text) {
   const status = $("seat-status");
@@ -113,15 +128,6 @@ function say(text) {
 }
 
 const polygonPoints = (corners) => corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
-
-// Where a city's tag goes: centred on the middle of its corners; near an edge of the photo
-// (a city cut by it) the tag leans inwards, so it stays whole.
-function tagAt(corners, w, h) {
-  const mid = (k, size) => Math.min(100, Math.max(0, (100 * corners.reduce((sum, p) => sum + p[k], 0)) / 4 / size));
-  const lean = (at) => (at < 15 || at > 85 ? at : 50);
-  const [x, y] = [mid(0, w), mid(1, h)];
-  return `left:${x.toFixed(1)}%;top:${y.toFixed(1)}%;transform:translate(-${lean(x).toFixed(1)}%,-${lean(y).toFixed(1)}%)`;
-}
 
 function openSeating(page, shot) {
   page.seatShot = shot;
@@ -133,6 +139,7 @@ function openSeating(page, shot) {
 
 export function closeSeating(page) {
   const shot = page.seatShot;
+  if (page.unchecked === shot) rememberUnchecked(page, null);
   page.seatShot = null;
   page.swapFrom = null;
   say("");
@@ -180,19 +187,20 @@ function drawSeatPhoto(page, seats) {
   }
   img.alt = `The whole-table photo: ${plural(seats.length, "city", "cities")} outlined, each with its seat number`;
   box.style.aspectRatio = `${w} / ${h}`;
+  box.dataset.width = w;
   const svg = [`<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-hidden="true" focusable="false">`];
   const tags = [];
   for (const unread of report.unread) {
     svg.push(`<polygon class="unread-outline" points="${polygonPoints(unread.corners)}"><title>${esc(`Not read: ${unread.why}`)}</title></polygon>`);
-    tags.push(el("span", { className: "seat-tag unread", style: tagAt(unread.corners, w, h), textContent: "not read" }));
+    tags.push(seatTag(unread.corners, "unread", "not read"));
   }
   for (const seat of seats) {
     const { corners } = table.cities[seat].reading;
     const chosen = swapFrom === seat ? " chosen" : "";
     svg.push(`<polygon class="seat-halo" points="${polygonPoints(corners)}"/>`,
       `<polygon class="seat-outline${chosen}" data-seat="${seat}" points="${polygonPoints(corners)}"><title>${esc(`Seat ${seat + 1} (${cityName(table, seat)}): tap, then another city, to swap them`)}</title></polygon>`);
-    const tag = el("span", { className: `seat-tag${chosen}`, style: tagAt(corners, w, h) },
-      el("b", { textContent: seat + 1 }), el("span", { className: "names", textContent: ` · ${cityName(table, seat)}` }));
+    const tag = seatTag(corners, chosen, el("b", { textContent: seat + 1 }),
+      el("span", { className: "names", textContent: ` · ${cityName(table, seat)}` }));
     tag.dataset.seat = seat;
     tags.push(tag);
   }
@@ -203,14 +211,12 @@ function drawSeatPhoto(page, seats) {
     const outline = e.target.closest("polygon.seat-outline");
     if (outline) pickSeat(page, Number(outline.dataset.seat));
   });
-  for (const tag of tags) tag.setAttribute("aria-hidden", "true"); // the list below says the same
   box.replaceChildren(img, drawing, ...tags);
   fitTags();
 
   const notes = report.notes.map((note) => el("li", { textContent: sentence(note) }));
-  if (notes.length) {
-    notes.push(el("li", { className: "todo", textContent: "If it is one of this table's cities, photograph it from its own card below, or take the whole photo again with every city whole in the frame." }));
-  }
+  const next = todo(table, notes);
+  if (next) notes.push(el("li", { className: "todo", textContent: next }));
   $("seat-notes").replaceChildren(...notes);
 }
 
@@ -222,8 +228,8 @@ function listSeats(page) {
   list.replaceChildren(...table.cities.map((city, seat) => {
     const reading = city.reading || {};
     const from = reading.table_photo && city.photo ? reading.table_photo : null;
-    const what = from === seatShot ? `city ${reading.in_photo} of the photo`
-      : from ? `city ${reading.in_photo} of another photo`
+    const what = from === seatShot ? "outlined on the photo"
+      : from ? "from another whole-table photo"
         : city.photo ? "read from a photo" : city.grid || city.counts ? "typed in" : "no city yet";
     const pick = el("button", { type: "button", className: `seat-pick${from === seatShot ? " in-photo" : ""}`,
       textContent: `Seat ${seat + 1} (${cityName(table, seat)}): ${what}` });
@@ -234,16 +240,6 @@ function listSeats(page) {
     pick.addEventListener("click", () => pickSeat(page, seat));
     return el("li", {}, pick);
   }));
-}
-
-// Tags that would cover each other (many cities, a small screen) show the seat number only:
-// the list below names the builders.
-export function fitTags() {
-  const box = $("seat-photo");
-  box.classList.remove("compact");
-  const boxes = [...box.querySelectorAll(".seat-tag")].map((tag) => tag.getBoundingClientRect());
-  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  if (boxes.some((a, i) => a.width && boxes.some((b, j) => j > i && overlap(a, b)))) box.classList.add("compact");
 }
 
 // The first seat chosen is marked; the second swaps the two cities (photo, reading, corrections).

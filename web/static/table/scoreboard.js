@@ -1,0 +1,80 @@
+// The scoreboard: the results once the winner can be named, then every city's points by category.
+// The cities are its columns where they fit, else its rows (a phone, many cities): no city is
+// ever out of sight, the best one included.
+import { $, el } from "../common.js";
+import { results, scoreButton } from "./scores.js";
+import { cityName } from "./words.js";
+
+const RANKS = ["-", "1st", "2nd", "other"];
+
+// Every city is known and no whole-table photo's seating waits to be checked (seats decide who wins).
+export const isFinal = (page) => Boolean(page.table.scores.complete) && !page.unchecked;
+
+// Draw the scoreboard: cities as columns, or as rows when the columns would not fit.
+export function showScoreboard(page) {
+  const box = $("scoreboard");
+  box.replaceChildren(scoreboard(page, citiesAsColumns));
+  const scroll = box.querySelector(".scroll");
+  if (scroll.scrollWidth > scroll.clientWidth) box.replaceChildren(scoreboard(page, citiesAsRows));
+}
+
+function scoreboard(page, layout) {
+  const s = page.table.scores;
+  const root = el("div");
+  if (isFinal(page)) root.append(results(page.table)); // results first: the winner, then the detail
+  const scroll = el("div", { className: "scroll" }, layout(page));
+  scroll.tabIndex = 0; // scrollable with the keyboard on a screen too narrow even for rows
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-label", "Points by city");
+  root.append(scroll);
+  (s.warnings || []).forEach((w) => root.append(el("p", { className: "hint warn supply", textContent: `Check the cities: ${w}.` })));
+  const wait = !s.complete ? "Final scores appear when every city is read."
+    : isFinal(page) ? "" : "Final scores and the winner appear once the seating is checked: “Seating is right” above.";
+  if (wait) root.append(el("p", { className: "hint wait", textContent: wait }));
+  return root;
+}
+
+// What the board says of city i, line by line: [line's name, its cell]; the difficulty's line
+// only at a solo table (Automaville's buildings + the modifier = its total). rankBelow: the
+// factory rank goes under the factories' score, not on a line of its own (narrow rows).
+function cityLines(page, i, rankBelow = false) {
+  const { table } = page;
+  const city = table.scores.cities[i];
+  const cell = (className, text, title = "") => el("td", city ? { className, textContent: text, title } : { textContent: "–" });
+  const lines = page.game.categories.map((category) => [category, city ? el("td", {}, scoreButton(page, city, i, category)) : cell()]);
+  const level = city && city.difficulty; // its line ("53 + 4 = 57 (difficulty 6)") is the cells' title
+  if (table.scores.cities.some((c) => c && c.difficulty)) {
+    lines.push(["difficulty", cell("difficulty", level ? `${level.modifier >= 0 ? "+" : ""}${level.modifier}` : "", level ? level.line : "")]);
+  }
+  lines.push(["total", cell("total", city && city.scores.total + (city.modifier || 0), level ? level.line : "")]);
+  const rank = city && RANKS[city.factory_rank];
+  if (!rankBelow) lines.push(["factory rank", cell("rank", rank)]);
+  else if (city && city.factory_rank) lines[page.game.categories.indexOf("factories")][1].append(el("small", { className: "rank", textContent: rank }));
+  return lines;
+}
+
+// A city's heading: who built it, and its number as on the cards below.
+const cityHead = (table, i, scope) => el("th", { scope }, el("span", { className: "builders", textContent: cityName(table, i) }),
+  el("small", { textContent: `city ${i + 1}` }));
+
+// One column per city, one row per line (a laptop, a phone with few cities).
+function citiesAsColumns(page) {
+  const { table } = page;
+  const cities = table.cities.map((_, i) => cityLines(page, i));
+  const corner = el("th", { scope: "col" }, el("span", { className: "visually-hidden", textContent: "Category" }));
+  const head = el("tr", {}, corner, ...table.cities.map((_, i) => cityHead(table, i, "col")));
+  const rows = cities[0].map(([name], k) => el("tr", {}, el("th", { scope: "row", textContent: name }),
+    ...cities.map((lines) => lines[k][1])));
+  return el("table", { className: "scores" }, el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
+// One row per city, one column per line, the lines' names written upwards to stay narrow.
+function citiesAsRows(page) {
+  const { table } = page;
+  const cities = table.cities.map((_, i) => cityLines(page, i, true));
+  const corner = el("th", { scope: "col", textContent: "City" });
+  const head = el("tr", {}, corner, ...cities[0].map(([name]) => el("th", { scope: "col", className: "upward" },
+    el("span", { textContent: name }))));
+  const rows = cities.map((lines, i) => el("tr", {}, cityHead(table, i, "row"), ...lines.map(([, cell]) => cell)));
+  return el("table", { className: "scores by-city" }, el("thead", {}, head), el("tbody", {}, ...rows));
+}
