@@ -1532,10 +1532,18 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
 
-    # Not checked yet: after a reload the panel is open again, and the winner still waits.
+    # Not checked yet: after a reload the panel is open again, and the winner still waits, on
+    # another phone at the table too (the server keeps it), and in the home page's list.
     page.reload()
     expect(outlines).to_have_count(4)
     assert page.locator(".winner").count() == 0
+    other = browser.new_page(viewport={"width": 390, "height": 844})
+    other.goto(f"{server}/tables/{table_id}")
+    expect(other.locator("#scoreboard .wait")).to_contain_text("once the seating is checked")
+    assert other.locator(".winner").count() == 0
+    other.goto(server)
+    listed = other.locator(f'#tables-list li[data-id="{table_id}"]')
+    expect(listed.locator(".table-progress")).to_have_text("Every city read: seating to check")
     # "Seating is right" closes the panel and names the winner; "Check seating" opens it again,
     # after a reload too.
     panel.get_by_role("button", name="Seating is right").click()
@@ -1543,6 +1551,9 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     check = page.get_by_role("button", name="Check seating")
     expect(check).to_be_focused()
     expect(page.locator(".winner")).to_be_visible()
+    other.goto(f"{server}/tables/{table_id}")
+    expect(other.locator(".winner")).to_be_visible()
+    other.close()
     page.reload()
     expect(page.locator(".winner")).to_be_visible()
     page.get_by_role("button", name="Check seating").click()

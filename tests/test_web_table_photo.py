@@ -52,11 +52,34 @@ def test_a_whole_table_photo_reads_and_seats_every_city(client):
     readings = [c["reading"] for c in body["cities"]]
     assert [r["in_photo"] for r in readings] == [1, 2, 3, 4]
     assert len({r["table_photo"] for r in readings}) == 1
-    assert body["scores"]["complete"] and body["scores"]["winner"]
+    assert body["scores"]["complete"] and body["scores"]["unchecked"] == readings[0]["table_photo"]
     # every city shows the same stored photo, at full resolution for its small tiles
     first = client.get(f"/api/tables/{table['id']}/cities/1/photo.jpg").data
     assert first == client.get(f"/api/tables/{table['id']}/cities/4/photo.jpg").data
     assert readings[0]["photo_size"] == [1600, 1200]
+
+
+def test_the_winner_waits_for_the_seating_to_be_checked_on_every_phone(client):
+    data, _ = fixture(4)
+    table = new_table(client, "ABCD")
+    shot = send(client, table["id"], data).json["cities"][0]["reading"]["table_photo"]
+    summary = {t["id"]: t["summary"] for t in client.get("/api/history").json["tables"]}
+    assert summary[table["id"]] == {"complete": False, "known": 4, "cities": 4,
+                                    "seating_unchecked": True}
+    url = f"/api/tables/{table['id']}/seating"
+    for body in ({"table_photo": "nope"}, {"table_photo": 7}, {}):
+        refused = client.post(url, json=body)
+        assert refused.status_code == 400 and "error" in refused.json
+    assert client.get(f"/api/tables/{table['id']}").json["scores"]["unchecked"] == shot
+    checked = client.post(url, json={"table_photo": shot})
+    assert checked.status_code == 200 and checked.json["scores"]["unchecked"] is None
+    assert checked.json["scores"]["winner"]
+    summary = {t["id"]: t["summary"] for t in client.get("/api/history").json["tables"]}
+    assert summary[table["id"]]["complete"] and summary[table["id"]]["winner"]
+    # reading a city again inside tapped corners keeps its photo's seating checked
+    corners = checked.json["cities"][0]["reading"]["corners"]
+    again = client.post(f"/api/tables/{table['id']}/cities/1/corners", json={"corners": corners})
+    assert again.status_code == 200 and again.json["scores"]["unchecked"] is None
 
 
 def test_cities_can_be_seated_in_another_order_with_their_corrections(client):

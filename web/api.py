@@ -199,6 +199,15 @@ def reorder(table_id: str):
     return jsonify(_table_json(table_id))
 
 
+@bp.post("/tables/<table_id>/seating")
+def seating_is_right(table_id: str):
+    """The players say the seats a whole-table photo gave are right: ``{"table_photo": ...}``
+    (its cities' reading.table_photo). The winner is named once no seating waits."""
+    table = _table(table_id)
+    service.seating_is_right(_store(), table, _body().get("table_photo"))
+    return jsonify(_table_json(table_id))
+
+
 @bp.post("/tables/<table_id>/cities/<int:city>/corners")
 def read_with_corners(table_id: str, city: int):
     """Read the stored photo again with the four city corners the player tapped."""

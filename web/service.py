@@ -33,7 +33,8 @@ STORED_SIDE = 2000  # photos are kept at most this size (the browser already shr
 TABLE_SIDE = 4000  # ... and whole-table photos this size, where each city is small
 NO_CITY_ON_TABLE = ("no complete city found in the photo; photograph the table from above, "
                     "with every city whole in the frame (or each city in its own photo)")
-PHOTO_KEYS = ("table_photo", "in_photo", "photo_notes", "photo_unread")  # kept when read again
+PHOTO_KEYS = ("table_photo", "in_photo", "photo_notes", "photo_unread",  # kept when read again
+              "seating_checked")
 MIN_CITY_SHARE = 0.005  # tapped corners must enclose at least this share of the photo
 CORNER_SLACK = 0.05  # a corner may lie this share of the photo's side outside it (a city at the edge)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # spreadsheets run cells starting so
@@ -131,7 +132,9 @@ def _known(city: dict) -> City | SortedCity:
 def scoreboard(table: dict) -> dict:
     """Scores of a stored table: the full result once every city is known, else per city,
     with what each city being typed in scores so far (``so_far``: its tiles as they lie,
-    factories ranked against the cities known or being typed)."""
+    factories ranked against the cities known or being typed). A complete table says which
+    whole-table photo's seating is still to be checked (``unchecked``, None when none is):
+    the seats decide who wins."""
     known = [c for c in table["cities"]
              if c.get("counts") is not None or is_complete(c["grid"])]
     if len(known) == len(table["cities"]):
@@ -139,6 +142,7 @@ def scoreboard(table: dict) -> dict:
         result = score_table(Table(tuple(_known(c) for c in known), players,
                                    table["difficulty"]))
         result["complete"] = True
+        result["unchecked"] = unchecked_seating(table)
         return result
     cities = [_known(c) for c in known]
     scored = score_cities(cities) if known else []
@@ -147,6 +151,23 @@ def scoreboard(table: dict) -> dict:
         by_index[AUTOMAVILLE]["name"] = "Automaville"
     return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]],
             "so_far": _so_far(table, cities), "warnings": table_warnings(cities)}
+
+
+def unchecked_seating(table: dict) -> str | None:
+    """The whole-table photo (its cities' table_photo) whose seating the players have not
+    checked yet, or None."""
+    for city in table["cities"]:
+        reading = city.get("reading")
+        if isinstance(reading, dict) and reading.get("seating_checked") is False:
+            return reading.get("table_photo")
+    return None
+
+
+def seating_is_right(store: Store, table: dict, shot) -> None:
+    """The players say the seats given by one whole-table photo (``shot``) are right."""
+    if not isinstance(shot, str) or not shot:
+        raise TableError("table_photo names the whole-table photo whose seating is right")
+    store.seating_is_right(table["id"], shot)
 
 
 def _so_far(table: dict, known: list) -> list[dict | None]:
@@ -194,6 +215,7 @@ def add_table_photo(store: Store, reader, budget: DecodeBudget, table: dict,
         raise GridNotFound("; ".join([NO_CITY_ON_TABLE, *cut]), refusal.photo) from None
     seats = _free_seats(table, len(found.cities))
     shot = {"table_photo": secrets.token_hex(4),  # which cities came from this photo
+            "seating_checked": False,  # until the players say the seats it gave are right
             "photo_notes": found.notes(), "photo_unread": [u.to_json() for u in found.unread]}
     readings = [(seat, reading.warped_jpeg(), reading.grid,
                  {**_details(reading), **shot, "in_photo": number}, reading.cells_bytes())
@@ -399,8 +421,8 @@ def export_csv(table: dict, result: dict) -> str:
 # --- the history of tables, and the players' statistics ------------------------------------
 
 def table_summary(table: dict) -> dict:
-    """How a stored table stands: once complete, the winner and everyone's final score best
-    first; before, how many of its cities are known."""
+    """How a stored table stands: once complete (and a whole-table photo's seating checked),
+    the winner and everyone's final score best first; before, how many of its cities are known."""
     try:
         result = scoreboard(table)
     except ScorerError:  # stored data the scorer refuses: shown as not finished
@@ -408,6 +430,9 @@ def table_summary(table: dict) -> dict:
     if not result["complete"]:
         return {"complete": False, "known": sum(1 for c in result["cities"] if c),
                 "cities": len(table["cities"])}
+    if result["unchecked"]:  # no winner before the seats are right
+        return {"complete": False, "known": len(table["cities"]), "cities": len(table["cities"]),
+                "seating_unchecked": True}
     return {"complete": True, "cities": len(table["cities"]), "winner": result["winner"],
             "scores": [{"name": p["name"], "final": p["final"], "rank": p["rank"]}
                        for p in result["players"]]}
@@ -438,7 +463,7 @@ def player_stats(store: Store) -> list[dict]:
             result = scoreboard(table)
         except ScorerError:
             continue
-        if not result["complete"]:
+        if not result["complete"] or result["unchecked"]:  # no winner yet
             continue
         entries = {same_name(p["name"]): p for p in result["players"]}
         winners = {same_name(w) for w in result["winner"]}

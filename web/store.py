@@ -667,6 +667,23 @@ class Store:
             db.execute("UPDATE cities SET reading = ? WHERE table_id = ? AND idx = ?",
                        (json.dumps(reading), city["table_id"], index))
 
+    def seating_is_right(self, key: str, shot: str) -> None:
+        """The players say the seats of the cities read from one whole-table photo are right
+        (``shot``: their reading's table_photo). TableError when no city came from it."""
+        row_id = self._row_id(key)
+        with self._db() as db:
+            checked = 0
+            for row in db.execute("SELECT idx, reading FROM cities WHERE table_id = ?",
+                                  (row_id,)).fetchall():
+                reading = _load(row["reading"])
+                if isinstance(reading, dict) and reading.get("table_photo") == shot:
+                    reading["seating_checked"] = True
+                    db.execute("UPDATE cities SET reading = ? WHERE table_id = ? AND idx = ?",
+                               (json.dumps(reading), row_id, row["idx"]))
+                    checked += 1
+            if not checked:
+                raise TableError("no city of this table was read from that photo")
+
     # --- what the reader learns from --------------------------------------------------------
 
     def lessons(self, limit: int | None = None) -> list[tuple[bytes, str, bool]]:

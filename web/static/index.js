@@ -81,7 +81,8 @@ const localDate = (seconds) => new Date(seconds * 1000).toLocaleString(undefined
 function tableResult(summary) {
   if (!summary.complete) {
     return el("span", { className: "hint table-progress",
-      textContent: `${summary.known} of ${summary.cities} cities` });
+      textContent: summary.seating_unchecked ? "Every city read: seating to check"
+        : `${summary.known} of ${summary.cities} cities` });
   }
   const winners = summary.winner || [];
   const label = winners.length > 1 ? `Shared win: ${winners.join(" and ")}` : `Winner: ${winners[0]}`;

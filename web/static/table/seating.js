@@ -4,7 +4,7 @@ import { $, call, el } from "../common.js";
 import { hideProgress, shrink, upload } from "./api.js";
 import { replaceWork } from "./cards.js";
 import { fitTags, seatTag } from "./seat-tags.js";
-import { forgetConfirmed, refocus, rememberUnchecked, setCardError } from "./state.js";
+import { forgetConfirmed, refocus, setCardError } from "./state.js";
 import { cityName, esc, listed, plural, sentence } from "./words.js";
 
 // --- the table seen from above: seats around a circle, each city between its builders ----
@@ -84,7 +84,6 @@ export async function sendTablePhoto(page, file) {
   if (shot) {
     page.seatShot = shot;
     page.swapFrom = null;
-    rememberUnchecked(page, shot);
   }
   page.render();
   page.refreshLearning();
@@ -137,9 +136,17 @@ function openSeating(page, shot) {
   $("seat-panel-title").focus();
 }
 
-export function closeSeating(page) {
+// Close the seating panel; for a photo whose seating waits to be checked, that says it is right.
+export async function closeSeating(page) {
   const shot = page.seatShot;
-  if (page.unchecked === shot) rememberUnchecked(page, null);
+  if (page.unchecked === shot) {
+    try {
+      page.answer(await call("POST", `${page.api}/seating`, { table_photo: shot }));
+    } catch (error) {
+      page.showError(`The seating was not saved: ${error.message}. Try again.`);
+      return;
+    }
+  }
   page.seatShot = null;
   page.swapFrom = null;
   say("");

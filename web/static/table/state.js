@@ -7,7 +7,6 @@ import { movedTotals } from "./scores.js";
 // root: the element with data-table (the table's id) and data-game (the game's words and limits,
 // from the rules engine: one definition, in Python; see pages.py). draw(page) renders the page.
 export function createPage(root, draw) {
-  const unchecked = remembered(root.dataset.table);
   const page = {
     api: tableApi(root.dataset.table),
     game: JSON.parse(root.dataset.game),
@@ -24,8 +23,8 @@ export function createPage(root, draw) {
     nextCell: null, // {city, r, c}: the empty cell chosen after one was set with the picker
     pending: new Map(), // "index:r:c" -> building painted, not yet answered by the server
     sending: Promise.resolve(), // painted cells go to the server one after another
-    seatShot: unchecked, // the whole-table photo (its cities' reading.table_photo) whose seating panel is open
-    unchecked, // the whole-table photo whose seating is not checked yet: no winner is named meanwhile
+    seatShot: null, // the whole-table photo (its cities' reading.table_photo) whose seating panel is open
+    unchecked: null, // the whole-table photo whose seating is not checked yet: no winner is named meanwhile
     swapFrom: null, // the seat chosen first in the seating panel: the next seat chosen swaps with it
     reordering: false, // a new seating is being sent
     wholeTable: false, // a whole-table photo is being sent and read
@@ -43,10 +42,10 @@ export function createPage(root, draw) {
           else delete page.moved[seat];
         }
       }
+      const first = !page.table;
       page.table = table;
-      if (page.unchecked && !table.cities.some((city) => city.reading && city.reading.table_photo === page.unchecked)) {
-        rememberUnchecked(page, null); // its cities were photographed again, or typed over
-      }
+      page.unchecked = uncheckedShot(table);
+      if (first && page.unchecked) page.seatShot = page.unchecked; // its panel opens again on a reload
     },
     load: async () => {
       page.answer(await call("GET", page.api));
@@ -92,18 +91,9 @@ export function refocus(key) {
   if (node && !node.disabled) node.focus({ preventScroll: true });
 }
 
-// A whole-table photo's seating is unchecked from its upload until "Seating is right" (the seats
-// decide who wins); this device remembers it across reloads, where it can (storage may be off).
-const uncheckedKey = (tableId) => `seating-unchecked:${tableId}`;
-
-function remembered(tableId) {
-  try { return localStorage.getItem(uncheckedKey(tableId)); } catch (error) { return null; }
-}
-
-export function rememberUnchecked(page, shot) {
-  page.unchecked = shot;
-  try {
-    if (shot) localStorage.setItem(uncheckedKey(page.table.id), shot);
-    else localStorage.removeItem(uncheckedKey(page.table.id));
-  } catch (error) { /* kept for this visit only */ }
+// The whole-table photo whose seating the players have not checked yet (the server keeps it for
+// every phone at the table: the seats decide who wins), or null.
+export function uncheckedShot(table) {
+  const city = table.cities.find((c) => c.reading && c.reading.seating_checked === false);
+  return city ? city.reading.table_photo : null;
 }
