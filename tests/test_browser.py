@@ -11,6 +11,7 @@ import shutil
 import threading
 from pathlib import Path
 
+import cv2
 import pytest
 from photos import CASES, photo, truth
 
@@ -251,6 +252,54 @@ def test_a_complete_tables_cities_say_they_teach_the_reader_as_the_home_page_doe
     page.goto(server)
     expect(page.locator("#learning-how")).to_contain_text(
         "every cell of a city once you press “Reading is right” on it or once its table is complete")
+    page.close()
+
+
+def test_doubtful_cells_nobody_checked_are_named_under_the_results_and_not_learned(server,
+                                                                                 browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    blurred = cv2.GaussianBlur(cv2.imread(str(photo("easy-03"))), (0, 0), 17 / 3)
+    read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
+                             headers={"Origin": server},
+                             multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
+                                                  "buffer": cv2.imencode(".jpg", blurred)[1].tobytes()}})
+    assert read.ok, read.text()
+    flagged = len(read.json()["cities"][0]["reading"]["uncertain"])
+    assert flagged >= 1  # what was learned at this server before can change how many
+    cells = "1 cell" if flagged == 1 else f"{flagged} cells"
+    type_grid(page, server, table_id, 2, [["park"] * 4] * 4)
+    type_grid(page, server, table_id, 3, [["shop"] * 4] * 4)
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".winner")).to_be_visible()
+    expect(page.locator("#scoreboard .flagged")).to_have_text(
+        f"Still to check (marked ?): {cells} in city 1. The result changes if one was misread.")
+    expect(page.locator('.city[data-city="1"] .learned-note')).to_have_text(
+        f"Learned from this city (the table is complete), but not from the {cells} marked ? "
+        "until checked")
+    page.close()
+
+
+def test_a_phone_shows_what_another_phone_at_the_table_changed(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(3)
+    assert page.locator('.city[data-city="2"] .cell').count() == 0
+    type_grid(page, server, table_id, 2, [["park"] * 4] * 4)  # another phone types city 2 in
+    expect(page.locator('.city[data-city="2"] .cell')).to_have_count(16, timeout=12_000)
+    page.close()
+
+
+def test_the_new_table_form_says_how_many_players_it_sees(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server)
+    seen = page.locator("#players-seen")
+    page.fill("textarea[name=players]", "Ann Ben Cy Dee")
+    expect(seen).to_have_text("1 player, solo against Automaville: “Ann Ben Cy Dee”. Several "
+                              "players? Put a comma or a new line between their names.")
+    page.fill("textarea[name=players]", "Ann, Ben\nCy Dee")
+    expect(seen).to_have_text("3 players: Ann · Ben · Cy Dee")
     page.close()
 
 

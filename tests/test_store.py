@@ -161,6 +161,18 @@ def test_accepted_readings_and_complete_tables_teach_their_other_cells(store):
     assert store.lessons() == [] and len(store.corrections()) == 1
 
 
+def test_a_complete_table_does_not_teach_the_doubtful_cells_nobody_checked(store):
+    key = store.create_table("t", ["A", "B"], 4, 2)
+    doubtful = {"model_grid": GRID, "uncertain": [[0, 1], [2, 3]]}
+    store.keep_reading(key, 0, b"photo", b"warped", GRID, doubtful, cells=CELLS)
+    store.type_city(key, 1, GRID)  # the table is complete: its scoreboard is used
+    assert len(store.lessons()) == 14  # the two flagged cells are left out
+    store.set_cell(key, 0, 0, 1, "shop")  # a player confirms one: it teaches, as chosen
+    assert sorted(p for _, _, p in store.lessons()) == [False] * 14 + [True]
+    store.accept_city(key, 0)  # "Reading is right": the player vouches for every cell
+    assert len(store.lessons()) == 16
+
+
 def test_concurrent_readings_leave_one_whole_city(store):
     key = store.create_table("t", ["A", "B", "C"], 4, 3)
 

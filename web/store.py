@@ -683,13 +683,15 @@ class Store:
                     checked += 1
             if not checked:
                 raise TableError("no city of this table was read from that photo")
+            db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), row_id))
 
     # --- what the reader learns from --------------------------------------------------------
 
     def lessons(self, limit: int | None = None) -> list[tuple[bytes, str, bool]]:
         """Every labelled cell to learn from, oldest first, as (cell float16 bytes, building,
         a player's own choice?): the players' corrections and confirmations; the other cells
-        of readings the player accepted (or of tables whose scoreboard is complete); and the
+        of readings the player accepted (or of tables whose scoreboard is complete, but for
+        cells flagged as doubtful that no player chose); and the
         lessons kept apart from tables (imported, or from deleted tables)."""
         with self._db(write=False) as db:
             found = self._lessons(db)
@@ -715,9 +717,14 @@ class Store:
             if not c["cells"] or not isinstance(reading, dict) or reading.get("unread") \
                     or not is_complete(grid) or not (reading.get("accepted") or complete[c["table_id"]]):
                 continue
+            # a complete table vouches for its cells, but not for those flagged as doubtful
+            # that no player looked at (an accepted reading vouches for every cell)
+            doubtful = set() if reading.get("accepted") else {
+                tuple(rc) for rc in reading.get("uncertain") or []}
             for i in range(16):
                 r, col = divmod(i, 4)
-                if (c["table_id"], c["idx"], c["warped_file"], r, col) not in chosen:
+                if (c["table_id"], c["idx"], c["warped_file"], r, col) not in chosen and \
+                        (r, col) not in doubtful:
                     found.append((_cell(c["cells"], i), grid[r][col], False))
         return found
 

@@ -6,8 +6,18 @@ const form = document.getElementById("new-table");
 const names = () => form.players.value.split("\n").filter((line) => line.trim())
   .flatMap((line) => line.split(",")).map((s) => s.trim());
 form.players.addEventListener("input", () => {
-  document.getElementById("difficulty-row").hidden = names().length !== 1;
+  const seen = names();
+  document.getElementById("difficulty-row").hidden = seen.length !== 1;
+  document.getElementById("players-seen").textContent = playersSeen(seen);
 });
+
+// The players as the table will have them, so that "Ann Ben Cy" (no commas) is not a surprise.
+function playersSeen(seen) {
+  if (!seen.length) return "";
+  if (seen.length > 1) return `${seen.length} players: ${seen.join(" · ")}`;
+  const solo = `1 player, solo against Automaville: “${seen[0]}”`;
+  return /\s/.test(seen[0]) ? `${solo}. Several players? Put a comma or a new line between their names.` : solo;
+}
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const body = { name: form.name.value, players: names() };

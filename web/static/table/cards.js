@@ -1,7 +1,7 @@
 // A city's card: its photo buttons, typing in, Automaville's counts, corners, teaching the reader.
 import { buildingName, call, el } from "../common.js";
 import { hideProgress, shrink, takeFiles, upload } from "./api.js";
-import { chosen, correctedCells, gridView, typedCount, typingPanel } from "./grid.js";
+import { correctedCells, flaggedCount, gridView, typedCount, typingPanel } from "./grid.js";
 import { forgetConfirmed, setCardError } from "./state.js";
 import { offerUndo, restoreCity } from "./undo.js";
 import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./words.js";
@@ -109,12 +109,10 @@ export function cityCard(page, city, index) {
   }
   if (city.grid) card.append(gridView(page, city, index));
   const corrected = correctedCells(city);
-  const uncertain = city.reading && city.reading.uncertain ? city.reading.uncertain : [];
-  const low = uncertain.filter(([r, c]) => !page.confirmed.has(`${index}:${r}:${c}`)
-    && !chosen(city, r, c) && !corrected.some(([y, x]) => y === r && x === c)).length;
+  const low = flaggedCount(page, index);
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
-  if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index));
+  if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index, low));
   const error = el("p", { className: "error card-error", textContent: (!unread && page.cardErrors[index]) || "" });
   error.setAttribute("role", "alert");
   card.append(error);
@@ -183,13 +181,16 @@ async function typeOver(page, city, index) {
 }
 
 // "Reading is right" teaches the reader this city's tiles, as a complete table's scoreboard does
-// (the players used it: every city is right); "Read again" uses what it learned.
-function teaching(page, city, index) {
+// (the players used it: every city is right), but for the flagged cells nobody checked
+// (``flagged`` of them); "Read again" uses what it learned.
+function teaching(page, city, index, flagged) {
   const row = el("div", { className: "row teach" });
   if (city.reading.accepted) {
     row.append(el("p", { className: "hint learned-note", textContent: "Learned from this city" }));
   } else if (page.table.scores.complete) {
-    row.append(el("p", { className: "hint learned-note", textContent: "Learned from this city: the table is complete" }));
+    row.append(el("p", { className: "hint learned-note", textContent: flagged
+      ? `Learned from this city (the table is complete), but not from the ${plural(flagged, "cell", "cells")} marked ? until checked`
+      : "Learned from this city: the table is complete" }));
   } else {
     const accept = el("button", { className: "small primary accept", textContent: "Reading is right" });
     accept.title = "Every cell is right now: the reader learns your tiles from this city";

@@ -70,6 +70,10 @@ export function gridView(page, city, index) {
   return wrap;
 }
 
+// How many cells of city index the reader was unsure of and the player has not checked yet.
+export const flaggedCount = (page, index) => ((page.table.cities[index].reading || {}).uncertain || [])
+  .filter(([r, c]) => flaggedCell(page, index, r, c)).length;
+
 // A cell the reader was unsure of, not yet corrected or checked by the player.
 function flaggedCell(page, index, r, c) {
   const city = page.table.cities[index];

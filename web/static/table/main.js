@@ -69,7 +69,26 @@ function wire(page) {
   });
 }
 
+// Another phone at the table may change it: this one looks again every few seconds while it is
+// shown (and when it comes back into view), but never in the middle of something here.
+const REFRESH_MS = 5000;
+
+const quiet = (page) => !document.hidden && page.table && !page.busy.size && !page.pending.size
+  && !page.paint && !page.nextCell && page.swapFrom === null && !page.reordering && !page.wholeTable
+  && !page.countsOpen.size && !$("picker").open && !document.querySelector(".corner-wrap .dot");
+
+async function refresh(page) {
+  if (!quiet(page)) return;
+  let table;
+  try { table = await call("GET", page.api); } catch (error) { return; } // offline, or deleted
+  if (!quiet(page) || table.updated === page.table.updated) return;
+  page.answer(table);
+  page.render();
+}
+
 const page = createPage($("cities"), render);
 wire(page);
+setInterval(() => refresh(page), REFRESH_MS);
+document.addEventListener("visibilitychange", () => refresh(page));
 page.loading = page.load();
 page.loading.catch((error) => page.showError(error.message));

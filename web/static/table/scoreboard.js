@@ -2,8 +2,9 @@
 // The cities are its columns where they fit, else its rows (a phone, many cities): no city is
 // ever out of sight, the best one included.
 import { $, el } from "../common.js";
+import { flaggedCount } from "./grid.js";
 import { results, scoreButton } from "./scores.js";
-import { cityName } from "./words.js";
+import { cityName, plural } from "./words.js";
 
 const RANKS = ["-", "1st", "2nd", "other"];
 
@@ -22,6 +23,11 @@ function scoreboard(page, layout) {
   const s = page.table.scores;
   const root = el("div");
   if (isFinal(page)) root.append(results(page.table)); // results first: the winner, then the detail
+  const flagged = page.table.cities.map((_, i) => [i, flaggedCount(page, i)]).filter(([, n]) => n);
+  if (isFinal(page) && flagged.length) {
+    const where = flagged.map(([i, n]) => `${plural(n, "cell", "cells")} in city ${i + 1}`).join(", ");
+    root.append(el("p", { className: "hint warn flagged", textContent: `Still to check (marked ?): ${where}. The result changes if one was misread.` }));
+  }
   const scroll = el("div", { className: "scroll" }, layout(page));
   scroll.tabIndex = 0; // scrollable with the keyboard on a screen too narrow even for rows
   scroll.setAttribute("role", "region");

@@ -3,6 +3,7 @@
 import { $, call, el } from "../common.js";
 import { hideProgress, shrink, upload } from "./api.js";
 import { replaceWork } from "./cards.js";
+import { isFinal } from "./scoreboard.js";
 import { fitTags, seatTag } from "./seat-tags.js";
 import { forgetConfirmed, refocus, setCardError } from "./state.js";
 import { cityName, esc, listed, plural, sentence } from "./words.js";
@@ -152,6 +153,10 @@ export async function closeSeating(page) {
   say("");
   page.render();
   refocus(`check-seating:${shot}`);
+  // What comes next in view: the winner, else the first seat still empty.
+  const empty = emptySeats(page.table);
+  const next = isFinal(page) ? $("scoreboard-card") : empty.length ? $(`city-${empty[0] + 1}`) : null;
+  if (next) next.scrollIntoView({ block: "start" });
 }
 
 // "Check seating" for each whole-table photo whose panel is closed; the panel of the open one.
