@@ -291,6 +291,20 @@ def test_a_phone_shows_what_another_phone_at_the_table_changed(server, browser):
     page.close()
 
 
+def test_a_table_deleted_on_another_phone_says_so_and_offers_nothing_to_photograph(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(3)
+    # deleted on another phone: this one, still showing it, says so
+    assert page.request.delete(f"{server}/api/tables/{table_id}", headers={"Origin": server}).ok
+    expect(page.locator("#table-error")).to_have_text(
+        "This table was deleted, or its link is wrong: open a table from the home page.",
+        timeout=12_000)
+    expect(page.locator(".photo-actions")).to_be_hidden()
+    page.close()
+
+
 def test_the_new_table_form_says_how_many_players_it_sees(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(server)
@@ -456,6 +470,13 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     ranked = next(i for i, c in enumerate(expected["cities"]) if c["factory_rank"])
     expect(board.locator(f'.score[data-category="factories"][data-city="{ranked + 1}"] + .rank')
            ).to_have_text(["1st", "2nd", "other"][expected["cities"][ranked]["factory_rank"] - 1])
+    # At 320 px too the page does not scroll sideways and every total shows, beside its city.
+    page.set_viewport_size({"width": 320, "height": 700})
+    expect(board).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    for total in board.locator("td.total").all():
+        box = total.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 320
     # A wider screen gets a column per city; on a screen too narrow even for rows, the names stay put.
     page.set_viewport_size({"width": 1280, "height": 844})
     expect(page.locator(".scores thead .builders")).to_have_text(builders)

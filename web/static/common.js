@@ -20,7 +20,7 @@ export async function call(method, url, body) {
   if (response.status !== 204) {
     try { data = await response.json(); } catch (error) { data = {}; }
   }
-  if (!response.ok) throw new Error(data.error || `request failed (${response.status})`);
+  if (!response.ok) throw Object.assign(new Error(data.error || `request failed (${response.status})`), { status: response.status });
   return data;
 }
 

@@ -80,10 +80,21 @@ const quiet = (page) => !document.hidden && page.table && !page.busy.size && !pa
 async function refresh(page) {
   if (!quiet(page)) return;
   let table;
-  try { table = await call("GET", page.api); } catch (error) { return; } // offline, or deleted
+  try {
+    table = await call("GET", page.api);
+  } catch (error) {
+    if (error.status === 404) gone(page); // deleted on another phone
+    return; // else offline: the page stays as it was
+  }
   if (!quiet(page) || table.updated === page.table.updated) return;
   page.answer(table);
   page.render();
+}
+
+// The table is no more (deleted, maybe on another phone): say so, and offer nothing to photograph.
+function gone(page) {
+  page.showError("This table was deleted, or its link is wrong: open a table from the home page.");
+  document.querySelector(".photo-actions").hidden = true;
 }
 
 const page = createPage($("cities"), render);
@@ -91,4 +102,4 @@ wire(page);
 setInterval(() => refresh(page), REFRESH_MS);
 document.addEventListener("visibilitychange", () => refresh(page));
 page.loading = page.load();
-page.loading.catch((error) => page.showError(error.message));
+page.loading.catch((error) => (error.status === 404 ? gone(page) : page.showError(error.message)));

@@ -74,10 +74,12 @@ function citiesAsColumns(page) {
   return el("table", { className: "scores" }, el("thead", {}, head), el("tbody", {}, ...rows));
 }
 
-// One row per city, one column per line, the lines' names written upwards to stay narrow.
+// One row per city, one column per line, the lines' names written upwards to stay narrow; the
+// total first, beside the city's name, where even the narrowest screen shows it.
 function citiesAsRows(page) {
   const { table } = page;
-  const cities = table.cities.map((_, i) => cityLines(page, i, true));
+  const totalFirst = (lines) => [...lines.filter(([name]) => name === "total"), ...lines.filter(([name]) => name !== "total")];
+  const cities = table.cities.map((_, i) => totalFirst(cityLines(page, i, true)));
   const corner = el("th", { scope: "col", textContent: "City" });
   const head = el("tr", {}, corner, ...cities[0].map(([name]) => el("th", { scope: "col", className: "upward" },
     el("span", { textContent: name }))));
