@@ -718,6 +718,7 @@ def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(serve
     card.get_by_role("button", name="Type in").click()
     expect(card.locator(".cell")).to_have_count(16)
     expect(card.locator(".corner-wrap")).to_have_count(0)
+    expect(card.get_by_role("button", name="Type in")).to_be_visible()  # no tile typed yet
     expect(page.locator("#snackbar-text")).to_have_text("City 1 typed in: its photo put aside.")
     page.locator("#snackbar").get_by_role("button", name="Undo").click()
     expect(card.locator(".corner-note")).to_be_visible()
@@ -1103,6 +1104,17 @@ def test_paint_mode_types_many_cells_with_one_choice_and_counts_them(server, bro
     expect(card.locator('.cell[data-row="2"][data-col="4"] span')).to_have_text("O")
     expect(card.locator('.cell[data-row="3"][data-col="1"]')).to_be_focused()
     expect(card.locator(".typed")).to_have_text("8 of 16 tiles typed")
+
+    # Painting the last eight cells ends paint mode: a later tap opens the picker to correct.
+    card.get_by_role("button", name="Paint house").click()
+    for r, c in [(r, c) for r in (3, 4) for c in range(1, 5)]:
+        card.locator(f'.cell[data-row="{r}"][data-col="{c}"]').click()
+    expect(card.locator(".typed")).to_have_count(0)  # the typing panel goes with the 16th tile
+    card.locator('.cell[data-row="4"][data-col="4"]').click()
+    assert page.locator("#picker").evaluate("d => d.open") is True
+    page.keyboard.press("Escape")
+    kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"][0]["grid"]
+    assert kept[2:] == [["house"] * 4] * 2
     assert blocked == []
     page.close()
 

@@ -76,7 +76,7 @@ export function cityCard(page, city, index) {
   const actions = el("div", { className: "row" },
     fileButton("Take photo", "small primary take-photo", photo, index), photo,
     fileButton("Choose photo", "small choose-photo", pick, index), pick);
-  const type = el("button", { type: "button", className: "small type-grid", textContent: city.grid ? "Type over" : "Type in" });
+  const type = el("button", { type: "button", className: "small type-grid", textContent: city.grid && city.grid.flat().some(Boolean) ? "Type over" : "Type in" });
   type.dataset.focus = `type:${index}`;
   type.addEventListener("click", () => typeOver(page, city, index));
   actions.append(type);

@@ -146,10 +146,17 @@ function focusNext(page) {
   if (node) node.focus({ preventScroll: true });
 }
 
-// Paint mode: one building chosen, then every tapped cell becomes it (no picker per cell).
+// Paint mode: one building chosen, then every tapped cell becomes it (no picker per cell). It
+// ends with the city's 16th tile, so that a later tap to correct a cell does not paint it.
 function paintCell(page, index, r, c, building) {
-  if (cellAt(page, page.table.cities[index], index, r, c) === building) return;
+  const city = page.table.cities[index];
+  if (cellAt(page, city, index, r, c) === building) return;
+  const full = typedCount(page, city, index) === 16;
   sendCell(page, index, r, c, building, () => null);
+  if (!full && typedCount(page, city, index) === 16) {
+    page.paint = null;
+    page.render();
+  }
 }
 
 // A cell set: shown at once (pending), sent after the cells before it; the server's answer then
