@@ -1712,6 +1712,11 @@ def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(
     expect(panel.locator("#seat-notes li")).to_have_text([
         "Seat 4 (Dee & Ann) is still empty: photograph its city on its own, closer, or type it "
         "in on its card below."])
+    # The seating checked and its panel closed, the table card still says what is left.
+    panel.get_by_role("button", name="Seating is right").click()
+    expect(panel).to_be_hidden()
+    expect(page.locator("#still-to-add")).to_have_text(
+        "Still to add: city 4 (Dee & Ann). Photograph it on its card below, or type it in.")
     assert errors == []
     page.close()
 

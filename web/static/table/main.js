@@ -9,6 +9,7 @@ import { fitTags } from "./seat-tags.js";
 import { closeSeating, fitSeating, renderSeating, seatingDiagram, sendTablePhoto, turnSeating } from "./seating.js";
 import { createPage, focusedKey, refocus } from "./state.js";
 import { wireUndo } from "./undo.js";
+import { cityName, listed } from "./words.js";
 
 function render(page) {
   const { table } = page;
@@ -19,6 +20,7 @@ function render(page) {
   $("seating").textContent = `${variant}, seated clockwise: ${table.players.join(", ")}` + (table.players.length === 1 ? ` · difficulty ${table.difficulty}` : "");
   $("seating-diagram").replaceChildren(seatingDiagram(table));
   fitSeating();
+  $("still-to-add").textContent = stillToAdd(table);
   const cities = $("cities");
   cities.replaceChildren(...table.cities.map((city, index) => cityCard(page, city, index)));
   showScoreboard(page);
@@ -36,6 +38,14 @@ function render(page) {
   $("export-json").href = `${page.api}/export.json`;
   $("export-csv").href = `${page.api}/export.csv`;
   refocus(focus);
+}
+
+// Once some cities are in, which are still to add (a whole-table photo may leave some out).
+function stillToAdd(table) {
+  const empty = table.cities.map((_, i) => i).filter((i) => !table.scores.cities[i] && !(table.scores.so_far || [])[i]);
+  if (!empty.length || empty.length === table.cities.length) return "";
+  const cities = empty.map((i) => `city ${i + 1} (${cityName(table, i)})`);
+  return `Still to add: ${listed(cities)}. Photograph ${empty.length === 1 ? "it" : "each"} on its card below, or type it in.`;
 }
 
 function wire(page) {
