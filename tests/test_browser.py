@@ -1327,6 +1327,18 @@ def test_each_buildings_badge_differs_by_shape_or_letters_in_grayscale(server, b
 
 # --- a total moved by another city's factories (issue 11): a note says why ------------------
 
+def test_photos_sent_together_note_no_total_the_player_never_saw(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, PLAYERS)
+    page.goto(f"{server}/tables/{table_id}")
+    page.set_input_files("#all-photos", [str(photo(c)) for c in ("easy-00", "medium-03", "hard-05")])
+    expect(page.locator(".grid-wrap.photo")).to_have_count(3, timeout=60_000)
+    expect(page.locator("#progress")).to_be_hidden()
+    # city 1's total moved while cities 2 and 3 were read, before the player saw it: no note
+    assert page.locator("#moved-notes p").count() == 0 and page.locator(".city .moved").count() == 0
+    page.close()
+
+
 def test_a_note_says_when_another_citys_factories_move_a_total(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     blocked = watch_policy(page)

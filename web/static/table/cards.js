@@ -2,7 +2,7 @@
 import { buildingName, call, el } from "../common.js";
 import { hideProgress, shrink, takeFiles, upload } from "./api.js";
 import { correctedCells, flaggedCount, gridView, typedCount, typingPanel } from "./grid.js";
-import { forgetConfirmed, setCardError } from "./state.js";
+import { forgetConfirmed, noteMoved, setCardError } from "./state.js";
 import { offerUndo, restoreCity } from "./undo.js";
 import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./words.js";
 
@@ -20,6 +20,7 @@ export async function sendPhotos(page, files, firstIndex, asked = false) {
   const retake = count === 1 && holdsSomething(page.table.cities[firstIndex]);
   page.showError("");
   const failed = [];
+  const [tableBefore, movedBefore] = [page.table, { ...page.moved }];
   for (let k = 0; k < count; k++) busy.set(firstIndex + k, "Waiting…");
   try {
     for (let k = 0; k < count; k++) {
@@ -51,6 +52,10 @@ export async function sendPhotos(page, files, firstIndex, asked = false) {
   } catch (error) {
     page.showError(error.message);
   } finally {
+    if (count > 1) { // the player saw none of the states between: only what the batch moved
+      page.moved = movedBefore;
+      noteMoved(page, tableBefore, page.table);
+    }
     busy.clear();
     hideProgress();
     page.render();

@@ -36,12 +36,7 @@ export function createPage(root, draw) {
     // The server's answer to a change (or a GET) becomes the table shown; a city whose total
     // moved though its tiles did not (factories are ranked at the table) gets a note saying why.
     answer: (table) => {
-      if (page.table) {
-        for (const [seat, note] of Object.entries(movedTotals(page.table, table, page.game.categories))) {
-          if (note) page.moved[seat] = note;
-          else delete page.moved[seat];
-        }
-      }
+      if (page.table) noteMoved(page, page.table, table);
       const first = !page.table;
       page.table = table;
       page.unchecked = uncheckedShot(table);
@@ -68,6 +63,14 @@ export function createPage(root, draw) {
     },
   };
   return page;
+}
+
+// The notes on cities whose total moved from table `before` to `after` though their tiles did not.
+export function noteMoved(page, before, after) {
+  for (const [seat, note] of Object.entries(movedTotals(before, after, page.game.categories))) {
+    if (note) page.moved[seat] = note;
+    else delete page.moved[seat];
+  }
 }
 
 export function setCardError(page, index, message) {
