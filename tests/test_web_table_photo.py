@@ -76,6 +76,10 @@ def test_the_winner_waits_for_the_seating_to_be_checked_on_every_phone(client):
     assert checked.json["scores"]["winner"]
     summary = {t["id"]: t["summary"] for t in client.get("/api/history").json["tables"]}
     assert summary[table["id"]]["complete"] and summary[table["id"]]["winner"]
+    # seats changed after the check: to be checked again (every phone waits for it again)
+    moved = client.put(f"/api/tables/{table['id']}/order", json={"order": [1, 0, 2, 3]})
+    assert moved.json["scores"]["unchecked"] == shot
+    assert client.post(url, json={"table_photo": shot}).json["scores"]["unchecked"] is None
     # reading a city again inside tapped corners keeps its photo's seating checked
     corners = checked.json["cities"][0]["reading"]["corners"]
     again = client.post(f"/api/tables/{table['id']}/cities/1/corners", json={"corners": corners})

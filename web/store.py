@@ -541,7 +541,8 @@ class Store:
 
     def reorder(self, key: str, order: list[int]) -> None:
         """Move the cities to other seats: seat i gets the city that was at ``order[i]``,
-        with its photo, reading and corrections (``order`` is a permutation of the seats)."""
+        with its photo, reading and corrections (``order`` is a permutation of the seats); the
+        seating of a whole-table photo whose cities moved is to be checked again."""
         row_id = self._row_id(key)
         with self._db() as db:
             count = db.execute("SELECT COUNT(*) FROM cities WHERE table_id = ?",
@@ -549,6 +550,11 @@ class Store:
             if sorted(order) != list(range(count)):
                 raise TableError(f"order must list each of the {count} seats once, from 0")
             seat = {old: new for new, old in enumerate(order)}
+            moved = {r["idx"]: _load(r["reading"]) for r in db.execute(
+                "SELECT idx, reading FROM cities WHERE table_id = ?", (row_id,))}
+            # cities of a whole-table photo moved: its seating is to be checked again
+            self._mark_seating(db, row_id, {r.get("table_photo") for i, r in moved.items()
+                                            if seat[i] != i and isinstance(r, dict)} - {None}, False)
             for old, new in seat.items():  # through negative seats: (table, idx) is unique
                 db.execute("UPDATE cities SET idx = ? WHERE table_id = ? AND idx = ?",
                            (-1 - new, row_id, old))
@@ -672,18 +678,23 @@ class Store:
         (``shot``: their reading's table_photo). TableError when no city came from it."""
         row_id = self._row_id(key)
         with self._db() as db:
-            checked = 0
-            for row in db.execute("SELECT idx, reading FROM cities WHERE table_id = ?",
-                                  (row_id,)).fetchall():
-                reading = _load(row["reading"])
-                if isinstance(reading, dict) and reading.get("table_photo") == shot:
-                    reading["seating_checked"] = True
-                    db.execute("UPDATE cities SET reading = ? WHERE table_id = ? AND idx = ?",
-                               (json.dumps(reading), row_id, row["idx"]))
-                    checked += 1
-            if not checked:
+            if not self._mark_seating(db, row_id, {shot}, True):
                 raise TableError("no city of this table was read from that photo")
             db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), row_id))
+
+    @staticmethod
+    def _mark_seating(db: sqlite3.Connection, row_id: int, shots: set, checked: bool) -> int:
+        """Mark the seating of these whole-table photos' cities checked or not: how many."""
+        marked = 0
+        for row in db.execute("SELECT idx, reading FROM cities WHERE table_id = ?",
+                              (row_id,)).fetchall():
+            reading = _load(row["reading"])
+            if isinstance(reading, dict) and reading.get("table_photo") in shots:
+                reading["seating_checked"] = checked
+                db.execute("UPDATE cities SET reading = ? WHERE table_id = ? AND idx = ?",
+                           (json.dumps(reading), row_id, row["idx"]))
+                marked += 1
+        return marked
 
     # --- what the reader learns from --------------------------------------------------------
 
