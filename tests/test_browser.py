@@ -1729,6 +1729,14 @@ def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(
     expect(panel).to_be_hidden()
     expect(page.locator("#still-to-add")).to_have_text(
         "Still to add: city 4 (Dee & Ann). Photograph it on its card below, or type it in.")
+    # A city moved into an empty seat is said so (no swap with a city that is not there).
+    page.get_by_role("button", name="Check seating").click()
+    panel.locator('.seat-pick[data-seat="1"]').click()
+    with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
+        panel.locator('.seat-pick[data-seat="3"]').click()
+    assert answer.value.ok
+    expect(panel.locator("#seat-status")).to_have_text(
+        "City moved from seat 2 to seat 4 (Dee & Ann); seat 2 is empty now.")
     assert errors == []
     page.close()
 

@@ -270,8 +270,12 @@ async function pickSeat(page, seat) {
   const order = page.table.cities.map((_, i) => i);
   order[a] = b;
   order[b] = a;
-  await reorder(page, order, `Swapping seats ${a + 1} and ${b + 1}…`,
-    () => `Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now.`);
+  const filled = (i) => Boolean(page.table.scores.cities[i] || page.table.cities[i].photo);
+  const [from, to] = filled(swapFrom) ? [swapFrom, seat] : [seat, swapFrom];
+  const said = filled(a) && filled(b)
+    ? () => `Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now.`
+    : () => `City moved from seat ${from + 1} to seat ${to + 1} (${cityName(page.table, to)}); seat ${from + 1} is empty now.`;
+  await reorder(page, order, `Swapping seats ${a + 1} and ${b + 1}…`, said);
 }
 
 // Every city of the open photo moves one seat on (step 1: the last to the first of them) or
