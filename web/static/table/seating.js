@@ -29,11 +29,17 @@ export function seatingDiagram(table) {
     const [x, y] = at(seatAngle(i), 70);
     svg.push(`<text x="${x}" y="${y}" text-anchor="${anchor}" dominant-baseline="middle" class="seat">${esc(name)}</text>`);
   });
+  // Each city a square facing the table's middle, small enough to stay apart and on the table.
+  const count = table.cities.length;
+  const gap = Math.min(...table.cities.map((_, i) => (cityAngle((i + 1) % count) - cityAngle(i) + 4 * Math.PI) % (2 * Math.PI)));
+  const side = Math.min(34, 0.7 * 2 * 42 * Math.sin(Math.min(gap, Math.PI) / 2));
+  const ring = 58 - side / 2;
   table.cities.forEach((city, i) => {
-    const [x, y] = at(cityAngle(i), 45);
+    const [x, y] = at(cityAngle(i), ring);
+    const turn = (cityAngle(i) * 180) / Math.PI + 90;
     const scored = table.scores.cities[i];
     const label = `City ${i + 1}${scored ? `: ${scored.scores.total + (scored.modifier || 0)} points` : ", not scored yet"}`;
-    svg.push(`<a href="#city-${i + 1}" aria-label="${esc(label)}"><rect x="${x - 17}" y="${y - 17}" width="34" height="34" rx="4" class="${scored ? "read" : "empty"}"/>`,
+    svg.push(`<a href="#city-${i + 1}" aria-label="${esc(label)}"><rect x="${x - side / 2}" y="${y - side / 2}" width="${side}" height="${side}" rx="4" transform="rotate(${turn.toFixed(1)} ${x} ${y})" class="${scored ? "read" : "empty"}"/>`,
       `<text x="${x}" y="${y}" text-anchor="middle" dominant-baseline="middle" class="city-label">${scored ? scored.scores.total + (scored.modifier || 0) : i + 1}</text></a>`);
   });
   svg.push("</svg>");
