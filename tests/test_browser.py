@@ -474,9 +474,10 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     page.set_viewport_size({"width": 320, "height": 700})
     expect(board).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    for total in board.locator("td.total").all():
-        box = total.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 320
+    edges = ("() => [...document.querySelectorAll('.scores.by-city td.total')]"
+             ".map((td) => { const r = td.getBoundingClientRect(); return [r.left, r.right]; })")
+    page.wait_for_function(f"({edges})().length === 7")  # drawn again for the new width
+    assert all(left >= 0 and right <= 320 for left, right in page.evaluate(edges))
     # A wider screen gets a column per city; on a screen too narrow even for rows, the names stay put.
     page.set_viewport_size({"width": 1280, "height": 844})
     expect(page.locator(".scores thead .builders")).to_have_text(builders)
