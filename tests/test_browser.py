@@ -1724,7 +1724,7 @@ def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(
     page.reload()
     expect(panel.locator("#seat-notes li")).to_have_text([
         "Seat 4 (Dee & Ann) is still empty: photograph its city on its own, closer, or type it "
-        "in on its card below."])
+        "in on its card below."], timeout=20_000)  # the server may still be learning
     # The seating checked and its panel closed, the table card still says what is left.
     panel.get_by_role("button", name="Seating is right").click()
     expect(panel).to_be_hidden()

@@ -132,9 +132,9 @@ def _known(city: dict) -> City | SortedCity:
 def scoreboard(table: dict) -> dict:
     """Scores of a stored table: the full result once every city is known, else per city,
     with what each city being typed in scores so far (``so_far``: its tiles as they lie,
-    factories ranked against the cities known or being typed). A complete table says which
-    whole-table photo's seating is still to be checked (``unchecked``, None when none is):
-    the seats decide who wins."""
+    factories ranked against the cities known or being typed); and which whole-table photo's
+    seating is still to be checked (``unchecked``, None when none is): the seats decide who
+    wins."""
     known = [c for c in table["cities"]
              if c.get("counts") is not None or is_complete(c["grid"])]
     if len(known) == len(table["cities"]):
@@ -150,7 +150,8 @@ def scoreboard(table: dict) -> dict:
     if len(table["players"]) == 1 and AUTOMAVILLE in by_index:
         by_index[AUTOMAVILLE]["name"] = "Automaville"
     return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]],
-            "so_far": _so_far(table, cities), "warnings": table_warnings(cities)}
+            "so_far": _so_far(table, cities), "warnings": table_warnings(cities),
+            "unchecked": unchecked_seating(table)}
 
 
 def unchecked_seating(table: dict) -> str | None:

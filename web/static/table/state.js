@@ -39,7 +39,7 @@ export function createPage(root, draw) {
       if (page.table) noteMoved(page, page.table, table);
       const first = !page.table;
       page.table = table;
-      page.unchecked = uncheckedShot(table);
+      page.unchecked = table.scores.unchecked || null;
       if (first && page.unchecked) page.seatShot = page.unchecked; // its panel opens again on a reload
     },
     load: async () => {
@@ -94,9 +94,3 @@ export function refocus(key) {
   if (node && !node.disabled) node.focus({ preventScroll: true });
 }
 
-// The whole-table photo whose seating the players have not checked yet (the server keeps it for
-// every phone at the table: the seats decide who wins), or null.
-export function uncheckedShot(table) {
-  const city = table.cities.find((c) => c.reading && c.reading.seating_checked === false);
-  return city ? city.reading.table_photo : null;
-}
