@@ -314,6 +314,14 @@ def test_the_new_table_form_says_how_many_players_it_sees(server, browser):
                               "players? Put a comma or a new line between their names.")
     page.fill("textarea[name=players]", "Ann, Ben\nCy Dee")
     expect(seen).to_have_text("3 players: Ann · Ben · Cy Dee")
+    # Created, then Back: an empty form, not the same table ready to be made twice.
+    page.fill("input[name=name]", "Back test")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/tables/*")
+    page.go_back()
+    expect(page.locator("textarea[name=players]")).to_have_value("")
+    expect(page.locator("input[name=name]")).to_have_value("Game night")
+    expect(seen).to_have_text("")
     page.close()
 
 

@@ -71,7 +71,10 @@ def test_the_winner_waits_for_the_seating_to_be_checked_on_every_phone(client):
         refused = client.post(url, json=body)
         assert refused.status_code == 400 and "error" in refused.json
     assert client.get(f"/api/tables/{table['id']}").json["scores"]["unchecked"] == shot
+    exported = client.get(f"/api/tables/{table['id']}/export.csv").data.decode()
+    assert 'seating,"not checked yet: the seats, and so the ranks, may change"' in exported
     checked = client.post(url, json={"table_photo": shot})
+    assert "seating," not in client.get(f"/api/tables/{table['id']}/export.csv").data.decode()
     assert checked.status_code == 200 and checked.json["scores"]["unchecked"] is None
     assert checked.json["scores"]["winner"]
     summary = {t["id"]: t["summary"] for t in client.get("/api/history").json["tables"]}

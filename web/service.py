@@ -385,7 +385,8 @@ def _when(seconds) -> str:
 
 def export_csv(table: dict, result: dict) -> str:
     """The table's name and date; one row per city: who built it, the six categories and the
-    total; then the players with their two cities and scores, and how ties were broken. It starts
+    total; then the players with their two cities and scores (said to be unsure while a
+    whole-table photo's seating is still to be checked), and how ties were broken. It starts
     with a UTF-8 byte-order mark, so that spreadsheets read accented names right."""
     out = io.StringIO()
     out.write("\ufeff")
@@ -406,6 +407,8 @@ def export_csv(table: dict, result: dict) -> str:
             _shown(city)]))
     if result.get("players"):
         writer.writerow([])
+        if result.get("unchecked"):
+            writer.writerow(["seating", "not checked yet: the seats, and so the ranks, may change"])
         writer.writerow(["rank", "player", "final", "first city", "first city score",
                          "second city", "second city score", "winner"])
         winners = set(result.get("winner", []))

@@ -18,6 +18,14 @@ function playersSeen(seen) {
   const solo = `1 player, solo against Automaville: “${seen[0]}”`;
   return /\s/.test(seen[0]) ? `${solo}. Several players? Put a comma or a new line between their names.` : solo;
 }
+// Back from the table just created: an empty form (the browser would bring the names back), so
+// that the same table is not made twice by mistake.
+window.addEventListener("pageshow", () => {
+  form.reset();
+  document.getElementById("players-seen").textContent = "";
+  document.getElementById("difficulty-row").hidden = true;
+});
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const body = { name: form.name.value, players: names() };
