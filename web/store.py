@@ -550,11 +550,12 @@ class Store:
             if sorted(order) != list(range(count)):
                 raise TableError(f"order must list each of the {count} seats once, from 0")
             seat = {old: new for new, old in enumerate(order)}
-            moved = {r["idx"]: _load(r["reading"]) for r in db.execute(
+            readings = {r["idx"]: _load(r["reading"]) for r in db.execute(
                 "SELECT idx, reading FROM cities WHERE table_id = ?", (row_id,))}
             # cities of a whole-table photo moved: its seating is to be checked again
-            self._mark_seating(db, row_id, {r.get("table_photo") for i, r in moved.items()
-                                            if seat[i] != i and isinstance(r, dict)} - {None}, False)
+            moved = {r.get("table_photo") for i, r in readings.items()
+                     if seat[i] != i and isinstance(r, dict)} - {None}
+            self._mark_seating(db, row_id, moved, False)
             for old, new in seat.items():  # through negative seats: (table, idx) is unique
                 db.execute("UPDATE cities SET idx = ? WHERE table_id = ? AND idx = ?",
                            (-1 - new, row_id, old))
