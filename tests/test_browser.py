@@ -280,11 +280,17 @@ def test_doubtful_cells_nobody_checked_are_named_under_the_results_and_not_learn
     page.close()
 
 
-def test_a_phone_shows_what_another_phone_at_the_table_changed(server, browser):
+def open_new_table(browser, server, players):
+    """A phone showing a new table of these players: (page, table id)."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    table_id = new_table(page, server, players)
     page.goto(f"{server}/tables/{table_id}")
-    expect(page.locator(".city")).to_have_count(3)
+    expect(page.locator(".city")).to_have_count(len(players))
+    return page, table_id
+
+
+def test_a_phone_shows_what_another_phone_at_the_table_changed(server, browser):
+    page, table_id = open_new_table(browser, server, ["Ann", "Ben", "Cy"])
     assert page.locator('.city[data-city="2"] .cell').count() == 0
     type_grid(page, server, table_id, 2, [["park"] * 4] * 4)  # another phone types city 2 in
     expect(page.locator('.city[data-city="2"] .cell')).to_have_count(16, timeout=12_000)
@@ -292,10 +298,7 @@ def test_a_phone_shows_what_another_phone_at_the_table_changed(server, browser):
 
 
 def test_a_table_deleted_on_another_phone_says_so_and_offers_nothing_to_photograph(server, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
-    page.goto(f"{server}/tables/{table_id}")
-    expect(page.locator(".city")).to_have_count(3)
+    page, table_id = open_new_table(browser, server, ["Ann", "Ben", "Cy"])
     # deleted on another phone: this one, still showing it, says so
     assert page.request.delete(f"{server}/api/tables/{table_id}", headers={"Origin": server}).ok
     expect(page.locator("#table-error")).to_have_text(

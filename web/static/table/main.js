@@ -6,7 +6,7 @@ import { cityCard, sendPhotos } from "./cards.js";
 import { isFinal, showScoreboard } from "./scoreboard.js";
 import { showMoved } from "./scores.js";
 import { fitTags } from "./seat-tags.js";
-import { closeSeating, fitSeating, renderSeating, seatingDiagram, sendTablePhoto, turnSeating } from "./seating.js";
+import { closeSeating, emptySeats, fitSeating, renderSeating, seatingDiagram, sendTablePhoto, turnSeating } from "./seating.js";
 import { createPage, focusedKey, refocus } from "./state.js";
 import { wireUndo } from "./undo.js";
 import { cityName, listed } from "./words.js";
@@ -42,7 +42,7 @@ function render(page) {
 
 // Once some cities are in, which are still to add (a whole-table photo may leave some out).
 function stillToAdd(table) {
-  const empty = table.cities.map((_, i) => i).filter((i) => !table.scores.cities[i] && !(table.scores.so_far || [])[i]);
+  const empty = emptySeats(table);
   if (!empty.length || empty.length === table.cities.length) return "";
   const cities = empty.map((i) => `city ${i + 1} (${cityName(table, i)})`);
   return `Still to add: ${listed(cities)}. Photograph ${empty.length === 1 ? "it" : "each"} on its card below, or type it in.`;

@@ -115,8 +115,9 @@ const seatsOf = (table, shot) => table.cities.map((city, i) => [city, i])
   .filter(([city]) => city.photo && city.reading && city.reading.table_photo === shot)
   .sort(([a], [b]) => a.reading.in_photo - b.reading.in_photo).map(([, i]) => i);
 
-// The seats with no city yet (none read, none typed in full).
-const emptySeats = (table) => table.cities.map((_, i) => i).filter((i) => !table.scores.cities[i]);
+// The seats with no city yet: none read, none typed (in full or in part).
+export const emptySeats = (table) => table.cities.map((_, i) => i)
+  .filter((i) => !table.scores.cities[i] && !(table.scores.so_far || [])[i]);
 
 // What to do about the seats still empty, or about cities the photo showed but did not read.
 function todo(table, notes) {
@@ -276,9 +277,9 @@ async function pickSeat(page, seat) {
   const order = page.table.cities.map((_, i) => i);
   order[a] = b;
   order[b] = a;
-  const filled = (i) => Boolean(page.table.scores.cities[i] || page.table.cities[i].photo);
-  const [from, to] = filled(swapFrom) ? [swapFrom, seat] : [seat, swapFrom];
-  const said = filled(a) && filled(b)
+  const empty = emptySeats(page.table);
+  const [from, to] = empty.includes(swapFrom) ? [seat, swapFrom] : [swapFrom, seat];
+  const said = !empty.includes(a) && !empty.includes(b)
     ? () => `Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now.`
     : () => `City moved from seat ${from + 1} to seat ${to + 1} (${cityName(page.table, to)}); seat ${from + 1} is empty now.`;
   await reorder(page, order, `Swapping seats ${a + 1} and ${b + 1}…`, said);
