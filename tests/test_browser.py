@@ -464,7 +464,7 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     expected = score_table(Table(tuple(City.from_rows(g) for g in grids), tuple(players)))
     builders = [f"{players[i]} & {players[(i + 1) % 7]}" for i in range(7)]
     expect(page.locator(".results .from")).to_have_text([" · ".join(
-        f"city {n} ({builders[n - 1]}) {t}" + (", the lower: counts" if n == p["final_city"] else "")
+        f"city {n} ({builders[n - 1]}) {t}" + (", the lower one, counts" if n == p["final_city"] else "")
         for n, t in zip(p["cities"], p["city_totals"], strict=True)) for p in expected["players"]])
     # Seven cities fit a phone: one row per city, named by its builders, every total in sight.
     board = page.locator(".scores.by-city")
@@ -537,10 +537,10 @@ def test_results_show_each_players_cities_the_lower_in_bold_and_the_variants_wri
         cities = [f"city {n} ({names[n - 1]}) {t}"
                   for n, t in zip(p["cities"], p["city_totals"], strict=True)]
         assert entry.locator(".from").inner_text() == " · ".join(
-            f"{c}, the lower: counts" if n == p["final_city"] else c
+            f"{c}, the lower one, counts" if n == p["final_city"] else c
             for n, c in zip(p["cities"], cities, strict=True))
         bold = entry.locator("strong.counts")  # the lower city, the one that counts, in bold
-        expect(bold).to_have_text(f"{cities[p['cities'].index(p['final_city'])]}, the lower: counts")
+        expect(bold).to_have_text(f"{cities[p['cities'].index(p['final_city'])]}, the lower one, counts")
         assert int(bold.evaluate("b => getComputedStyle(b).fontWeight")) >= 700
         assert min(p["city_totals"]) == p["final"]
     expect(page.locator(".results .tie")).to_have_text([f"Tie: {t}" for t in expected["tiebreaks"]])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from photos import EMPTY_TABLE, photo
 
-from web import create_app
+from web import create_app, service
 
 TABLES = Path(__file__).parent / "fixtures" / "tables"
 
@@ -140,6 +140,26 @@ def test_too_few_free_seats_is_refused(client):
     response = send(client, table["id"], data)
     assert response.status_code == 400 and "only 1 of this table's cities is still" in \
         response.json["error"]
+
+
+def test_photos_sent_at_once_from_two_phones_take_different_seats(app, client):
+    """Two phones photograph half a table each at the same moment: each request saw every
+    seat free, but the seats are taken as the cities are kept, so neither overwrites the
+    other (both calls get the table as it was before either photo)."""
+    data, truth = fixture(2)
+    table = new_table(client, "ABCD")
+    store, budget = app.extensions["store"], app.extensions["decode_budget"]
+    reader = app.extensions["reader"].get()
+    seen_by_both = store.get_table(table["id"])
+    first = service.add_table_photo(store, reader, budget, seen_by_both, data)
+    second = service.add_table_photo(store, reader, budget, seen_by_both, data)
+    assert (first["seats"], second["seats"]) == ([0, 1], [2, 3])
+    after = client.get(f"/api/tables/{table['id']}").json
+    assert [c["grid"] for c in after["cities"]] == truth["grids"] * 2
+    third = send(client, table["id"], data)  # no seat is left for a third
+    assert third.status_code == 400 and "only 0 of this table's cities are still" in \
+        third.json["error"]
+    assert client.get(f"/api/tables/{table['id']}").json["cities"] == after["cities"]
 
 
 def test_a_photo_without_a_city_is_refused_and_changes_nothing(client):

@@ -214,22 +214,23 @@ def add_table_photo(store: Store, reader, budget: DecodeBudget, table: dict,
     except GridNotFound as refusal:  # in words for a whole table, with the cut cities seen
         cut = [part for part in str(refusal).split("; ") if "not complete" in part]
         raise GridNotFound("; ".join([NO_CITY_ON_TABLE, *cut]), refusal.photo) from None
-    seats = _free_seats(table, len(found.cities))
     shot = {"table_photo": secrets.token_hex(4),  # which cities came from this photo
             "seating_checked": False,  # until the players say the seats it gave are right
             "photo_notes": found.notes(), "photo_unread": [u.to_json() for u in found.unread]}
-    readings = [(seat, reading.warped_jpeg(), reading.grid,
+    readings = [(reading.warped_jpeg(), reading.grid,
                  {**_details(reading), **shot, "in_photo": number}, reading.cells_bytes())
-                for number, (seat, reading) in enumerate(zip(seats, found.cities, strict=True),
-                                                        start=1)]
-    store.keep_table_photo(table["id"], found.photo.jpeg(), readings)
+                for number, reading in enumerate(found.cities, start=1)]
+    # the seats are taken from the table as it is when the cities are kept: another phone
+    # may have seated cities while this photo was read
+    seats = store.keep_table_photo(table["id"], found.photo.jpeg(), readings,
+                                   lambda cities: _free_seats(cities, len(found.cities)))
     return {"seats": seats, "notes": found.notes(),
             "unread": [u.to_json() for u in found.unread]}
 
 
-def _free_seats(table: dict, count: int) -> list[int]:
-    """The seats ``count`` cities from one photo take (see ``add_table_photo``)."""
-    cities = table["cities"]
+def _free_seats(cities: list[dict], count: int) -> list[int]:
+    """The seats ``count`` cities from one photo take (see ``add_table_photo``), given the
+    table's cities (``{"index", "grid", "counts"}`` each)."""
     free = [c["index"] for c in cities if c.get("counts") is None and not is_complete(c["grid"])]
     found = f"the photo shows {count} complete {'city' if count == 1 else 'cities'}"
     if count == len(cities):

@@ -14,7 +14,7 @@ import secrets
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -511,22 +511,29 @@ class Store:
                        (json.dumps(grid), json.dumps(reading), city["photo_file"],
                         city["warped_file"], cells, city["table_id"], index))
 
-    def keep_table_photo(self, key: str, photo: bytes, readings: list[tuple]) -> None:
+    def keep_table_photo(self, key: str, photo: bytes, readings: list[tuple],
+                         seats_for: Callable[[list[dict]], list[int]]) -> list[int]:
         """Cities read from one photo of the whole table, all at once: the photo (kept once,
-        shared by them) and for each (index, warped image, grid, reading, cells)."""
+        shared by them) and for each (warped image, grid, reading, cells), in the photo's
+        order. ``seats_for`` picks their seats from the table's cities as they are now
+        (``{"index", "grid", "counts"}`` each), inside the write: another phone's photo kept
+        while this one was read is seen, never overwritten. Returns the seats given."""
         row_id = self._row_id(key)
         files = [self._write(row_id, "table-photo", ".jpg", photo)]
-        files += [self._write(row_id, f"city{index + 1}-warped", ".jpg", warped)
-                  for index, warped, *_ in readings]
+        files += [self._write(row_id, f"in-photo{number}-warped", ".jpg", warped)
+                  for number, (warped, *_) in enumerate(readings, start=1)]
         old = set()
         try:
             with self._db() as db:
-                for (index, _, grid, reading, cells), warped in zip(readings, files[1:],
+                cities = [{"index": r["idx"], "grid": _load(r["grid"]),
+                           "counts": _load(r["counts"])} for r in db.execute(
+                    "SELECT idx, grid, counts FROM cities WHERE table_id = ? ORDER BY idx",
+                    (row_id,))]
+                seats = seats_for(cities)
+                for index, (_, grid, reading, cells), warped in zip(seats, readings, files[1:],
                                                                     strict=True):
                     row = db.execute("SELECT * FROM cities WHERE table_id = ? AND idx = ?",
                                      (row_id, index)).fetchone()
-                    if row is None:
-                        raise KeyError(f"no city {index} at table {key}")
                     old |= self._set_aside(db, dict(row))
                     db.execute("UPDATE cities SET grid = ?, reading = ?, photo = 1, "
                                "photo_file = ?, warped_file = ?, cells = ?, counts = NULL "
@@ -538,6 +545,7 @@ class Store:
             self._remove(row_id, files)
             raise
         self._remove(row_id, old)
+        return seats
 
     def reorder(self, key: str, order: list[int]) -> None:
         """Move the cities to other seats: seat i gets the city that was at ``order[i]``,

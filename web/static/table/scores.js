@@ -183,7 +183,7 @@ export function results(table) {
 
 const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 > 10 && n % 100 < 14 ? 0 : n % 10] || "th"}`;
 
-// A player's cities as the final score takes them: "city 1 (Ann & Ben) 48, the lower: counts ·
+// A player's cities as the final score takes them: "city 1 (Ann & Ben) 48, the lower one, counts ·
 // city 3 (Cy & Ann) 53".
 function whereFrom(table, p) {
   const cities = p.cities.map((number, k) => {
@@ -197,7 +197,7 @@ function whereFrom(table, p) {
   const parts = [];
   cities.forEach((c, k) => {
     if (k) parts.push(" · ");
-    parts.push(c.number === p.final_city ? el("strong", { className: "counts", textContent: `${c.text}, the lower: counts` }) : c.text);
+    parts.push(c.number === p.final_city ? el("strong", { className: "counts", textContent: `${c.text}, the lower one, counts` }) : c.text);
   });
   return parts;
 }
