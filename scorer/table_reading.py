@@ -4,7 +4,9 @@
 (the CLI's photos, the web app's whole-table photo). A photo of one city is read as before
 (``PhotoReader.read``), unless windows sized for that city show another beside it. Otherwise
 the finder looks at the photo window by window (``vision.search``), then again with windows
-sized for the cities read at first sight; each candidate is centred on its tiles as a single
+sized for the cities read at first sight; a region that stands out from the table around it
+(``search.standouts``: a busy cloth can hide a city from the finder) is read on the lattice
+of its tiles (``vision.lattice``). Each candidate is centred on its tiles as a single
 photo's city is and kept only when its sixteen cells look like tiles (a region as long as
 two cities is also read half by half); the cities found are ordered clockwise around the
 table. Cities cut by the frame's edge, or that cannot be made out, are reported with their
@@ -24,7 +26,7 @@ from .city import SIZE
 from .errors import GridNotFound
 from .photo import Photo
 from .reading import NO_CITY, PhotoReader, Reading
-from .vision import geometry, search
+from .vision import geometry, lattice, search
 
 
 @dataclass
@@ -265,22 +267,26 @@ def _one_region(reader: PhotoReader, small: np.ndarray) -> np.ndarray | None:
 
 def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray, pad: int):
     """Where cities may lie, one region per city, the square ones first, those cut by the
-    frame's edge last; None when the finder sees nothing city-like.
+    frame's edge last; None when neither the finder nor the table shows anything city-like.
 
     Large windows first; the cities read at first sight among what they show give a city's
     size in this photo (failing that, the size most regions share); then windows sized to
-    hold one city whole, wherever it lies, look again. ``padded`` is the photo shrunk
+    hold one city whole, wherever it lies, look again. Regions standing out from the table
+    that hold no city read at first sight come last, read on their tiles' lattice (a city on
+    a cloth the finder never saw). ``padded`` is the photo shrunk
     by ``factor``, padded by ``pad`` pixels of its mirror image. Returns the photo to read
     them in and (quad (4, 2) in its pixels, at_edge, a first look or None) for each region.
     """
     cfg = reader.config
     long_side = max(padded.shape[:2]) - 2 * pad  # of the photo shrunk by ``factor``
+    small = padded[pad:len(padded) - pad, pad:padded.shape[1] - pad]
+    standing = search.standouts(small, cfg)  # what the finder misses on a cloth it never saw
     found = _look_over(reader, padded, pad, [s * long_side for s in cfg.table_window_shares])
-    if not found:
+    if not found + standing:
         return None
     found = _one_per_city(found, cfg)
     typical = search.typical_extent(found, cfg)
-    seen, to_image = _sharp_enough(photo, found, typical, factor, cfg)
+    seen, to_image = _sharp_enough(photo, found or standing, typical, factor, cfg)
     quick = _first_looks(reader, seen, found, to_image, typical)
     read = [_extent(look.quad) for look in quick.values() if not look.not_tiles]
     if read:  # the size of the cities read at first sight, in ``small``'s pixels
@@ -289,7 +295,28 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
                           typical)
-    return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found]
+    cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
+    standing = [c for c in standing
+                if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
+    quick |= {id(c): _on_lattice(reader, seen.image, small, c.quad, to_image) for c in standing}
+    return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found + standing]
+
+
+def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad: np.ndarray,
+                to_image):
+    """A region standing out from the table (quad (4, 2) in ``small``'s pixels), read on the
+    lattice of tiles near its outline (``vision.lattice``): the block found there, or when
+    some of its cells do not look like tiles, the best of it and those a cell away (the
+    most cells like tiles, then the surest: a row of busy cloth may look like tiles, but
+    does not read surely as buildings). Clutter (a mug, a card: hardly a cell like a tile)
+    is not looked at further."""
+    cfg = reader.config
+    quads = [to_image(q) for q in lattice.blocks(small, quad, cfg)]
+    first = reader.look(image, quads[0])
+    if not first.not_tiles or SIZE * SIZE - first.not_tiles < cfg.table_centre_min_tiles:
+        return first
+    return min([first, *reader.looks(image, quads[1:])],
+               key=lambda look: (look.not_tiles, -reader._total(look)))
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:

@@ -173,14 +173,35 @@ def test_what_cannot_be_photographed_is_refused():
             tables.render_table(**args)
 
 
-def test_a_table_on_tartan_seen_whole_as_one_region_is_searched_closer():
+def test_every_city_of_a_table_on_tartan_is_found_and_seated():
     """A 12 MP photo of six cities on tartan, as a phone's JPEG: the whole photo's look sees one
-    region, read as one city it shows none; the closer windows must still find the cities
-    (it was refused: "no city found")."""
+    region, read as one city it shows none, and the finder outlines only some of the cities
+    (it was refused, "no city found", then 3 of 6 were found): the cities standing out from
+    the cloth, put on the lattice of their tiles, are all found, in the truth's seating order."""
     from scorer.reading import PhotoReader
 
-    image, _ = tables.render_table(901 * 7 + 1, 6, "tartan", "medium", size=(4000, 3000),
-                                   cut=False)
+    image, truth = tables.render_table(901 * 7 + 1, 6, "tartan", "medium", size=(4000, 3000),
+                                       cut=False)
     jpeg = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
                         [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-    assert len(PhotoReader().read_all(jpeg).cities) >= 3
+    found = PhotoReader().read_all(jpeg).cities
+    centres = np.array([np.mean(c["corners"], axis=0) for c in truth["cities"]])
+    nearest = [int(np.argmin(np.linalg.norm(centres - c.corners.mean(0), axis=1)))
+               for c in found]
+    assert nearest == list(truth["order"])
+
+
+def test_cities_on_tartan_stand_out_from_it():
+    """However busy the cloth, a city's tiles are not the cloth: each complete city lies
+    within a region standing out from the table about its size
+    (scorer.vision.search.standouts)."""
+    from scorer.vision import search
+    from scorer.vision.config import DEFAULT
+
+    image, truth = tables.render_table(21, 4, "tartan", "medium", size=(1200, 900), cut=False)
+    regions = search.standouts(image, DEFAULT)
+    for city in truth["cities"]:
+        centre = np.mean(city["corners"], axis=0)
+        side = np.linalg.norm(np.subtract(city["corners"][1], city["corners"][0]))
+        assert any(search.inside(centre, r.quad) and 0.7 < np.sqrt(r.area) / side < 1.5
+                   for r in regions), f"the city at {np.round(centre)} does not stand out"

@@ -86,6 +86,20 @@ class VisionConfig:
     # table_min_squareness, may be two cities side by side: its halves are looked at too
     table_edge_margin: float = 0.002  # a city this near the frame's edge (share of its width)
     # is cut by it
+    standout_px: int = 500  # what stands out of the table is looked for with the photo this
+    # size (long side), ...
+    standout_blur: float = 0.016  # ... a cloth's pattern blurred away over this share of it,
+    standout_spot: int = 4  # ... spots of this many pixels each compared with ...
+    standout_table: float = 0.3  # ... the table around them (the median over this share of
+    # the shorter side), ...
+    standout_limit: float = 4.0  # ... standing out when this many spreads away from it (the
+    # median distance over the photo, per colour channel and its contrast)
+    standout_min_area: float = 0.002  # a region standing out, as a share of the photo, ...
+    standout_min_squareness: float = 0.5  # ... and this square may be a city
+    snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
+    snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
+    # once a cell, a cell this many times the outline's, ...
+    snap_turns: tuple[float, ...] = (-8, -6, -4, -2, 0, 2, 4, 6, 8)  # ... turned this much
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,43 @@ def candidates(masks: np.ndarray, boxes: list[np.ndarray], backs: list[np.ndarra
     return sorted(found, key=lambda c: -c.area)
 
 
+def standouts(image: np.ndarray, config: VisionConfig) -> list[Candidate]:
+    """Regions that stand out from the table around them, largest first: quads (4, 2) in
+    ``image``'s pixels, whole (those reaching the photo's edge are left to the finder).
+
+    The finder knows the tables it learned on, and a busy cloth it never saw can hide a city
+    from it. Yet however busy the cloth, a city's tiles are not the cloth: blurred over a few
+    of its repeats, a cloth's pattern is an even colour and contrast, and the tiles' differ
+    from those of the table around them. Each spot's colour (Lab) and contrast is compared
+    with their median over a wide neighbourhood (a lamp's pool of light is the table too),
+    in units of the spread of that difference over the photo.
+    """
+    scale = config.standout_px / max(image.shape[:2])
+    view = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(view, cv2.COLOR_RGB2LAB).astype(np.float32)
+    k = max(3, round(config.standout_blur * config.standout_px))
+    mean = cv2.blur(lab, (k, k))
+    contrast = np.sqrt(np.maximum(cv2.blur(lab * lab, (k, k)) - mean * mean, 0))
+    h, w = view.shape[0] // config.standout_spot, view.shape[1] // config.standout_spot
+    spots = [cv2.resize(x, (w, h), interpolation=cv2.INTER_AREA) for x in (mean, contrast)]
+    side = max(3, round(config.standout_table * min(h, w) / 4) | 1)  # on a grid 4 times coarser
+    table = [cv2.resize(cv2.medianBlur(cv2.resize(np.clip(x, 0, 255).astype(np.uint8),
+                                                  (w // 4, h // 4), interpolation=cv2.INTER_AREA),
+                                       side), (w, h), interpolation=cv2.INTER_LINEAR)
+             for x in spots]
+    away = np.concatenate(spots, 2) - np.concatenate(table, 2).astype(np.float32)
+    spread = np.median(np.abs(away).reshape(-1, away.shape[2]), 0) + 1
+    mask = np.sqrt(((away / spread) ** 2).sum(2)) > config.standout_limit
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    found = []
+    for quad in geometry.quads_from_mask(mask, config.standout_min_area, config.table_regions):
+        if (quad.min(0) < 1).any() or (quad.max(0) > (w - 2, h - 2)).any():
+            continue  # reaching the photo's edge: a cut city, or the floor beyond the table
+        if squareness(quad) >= config.standout_min_squareness:
+            found.append(Candidate(geometry.rescale(quad, image.shape[1] / w), False))
+    return found
+
+
 def typical_extent(found: list[Candidate], config: VisionConfig) -> float | None:
     """A city's size in this photo, in pixels, None when no region looks like one.
 

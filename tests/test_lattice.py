@@ -1,0 +1,44 @@
+"""The lattice of a city's tiles found near a rough outline (scorer.vision.lattice), on the
+committed photo fixtures with their true corners."""
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.vision import geometry, lattice
+from scorer.vision.config import DEFAULT
+from tests.photos import photo, truth
+
+
+def off(corners: np.ndarray, shift, scale: float, turn: float) -> np.ndarray:
+    """The outline moved by ``shift`` cells, grown ``scale`` times and turned ``turn`` degrees
+    about its centre: how a region standing out from the table outlines a city."""
+    corners = np.float32(corners)
+    cell = np.linalg.norm(corners[1] - corners[0]) / 4
+    centre = corners.mean(0)
+    a = np.deg2rad(turn)
+    turned = (corners - centre) @ np.float32([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    return (turned * scale + centre + np.float32(shift) * cell).astype(np.float32)
+
+
+def error_in_cells(quad: np.ndarray, corners: np.ndarray) -> float:
+    """The largest distance between matching corners, in cells, whichever corner is first."""
+    corners = geometry.order_clockwise(corners)
+    cell = np.linalg.norm(corners[1] - corners[0]) / 4
+    return min(np.linalg.norm(np.roll(quad, k, 0) - corners, axis=1).max() for k in range(4)) / cell
+
+
+@pytest.mark.parametrize("case", ["easy-01", "medium-02", "medium-05", "hard-03"])
+@pytest.mark.parametrize("shift, scale, turn", [((0.3, -0.25), 1.12, 4), ((-0.35, 0.3), 0.9, -5)])
+def test_a_rough_outline_is_brought_near_the_tiles(case, shift, scale, turn):
+    """An outline a cell off (moved, too large or small, turned) is put back on the tiles'
+    lattice within half a cell: the tiles' own pictures repeat once a cell too, so the
+    lattice's phase is not exact, and the reader centres the block it keeps."""
+    image = cv2.cvtColor(cv2.imread(str(photo(case))), cv2.COLOR_BGR2RGB)
+    corners = np.float32(truth(case)["corners"])
+    rough = off(corners, shift, scale, turn)
+    assert error_in_cells(rough, corners) > 0.7
+    found = lattice.blocks(image, rough, DEFAULT)
+    assert len(found) == 9
+    # within reach of centring on the tiles (the reader reads all nine and keeps the best)
+    assert min(error_in_cells(q, corners) for q in found) < 0.5
