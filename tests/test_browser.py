@@ -30,7 +30,8 @@ pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="needs De
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def served(tmp_path_factory):
+    """The app served on a free port: (its address, the app)."""
     from web.server import make_server
 
     app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")),
@@ -38,8 +39,13 @@ def server(tmp_path_factory):
     server = make_server(app, "127.0.0.1", 0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
+    yield f"http://127.0.0.1:{server.effective_port}", app
     server.close()
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    return served[0]
 
 
 @pytest.fixture(scope="module")
@@ -294,6 +300,23 @@ def test_a_phone_shows_what_another_phone_at_the_table_changed(server, browser):
     assert page.locator('.city[data-city="2"] .cell').count() == 0
     type_grid(page, server, table_id, 2, [["park"] * 4] * 4)  # another phone types city 2 in
     expect(page.locator('.city[data-city="2"] .cell')).to_have_count(16, timeout=12_000)
+    page.close()
+
+
+def test_a_photo_being_read_on_another_phone_is_shown_until_its_cities_are_in(served, browser):
+    """A reload, or another phone, while a whole-table photo is read: the page says a photo is
+    being read rather than inviting a second one, and shows the cities once it is done. (The
+    read is held open on the server, as a slow read of a large photo is.)"""
+    server, app = served
+    page, table_id = open_new_table(browser, server, ["Ann", "Ben", "Cy"])
+    expect(page.locator("#reading-now")).to_have_text("")
+    with app.extensions["reading_now"].reading(table_id, "the whole table"):
+        page.reload()
+        expect(page.locator("#reading-now")).to_contain_text(
+            "A photo of the whole table is being read (sent ")
+        type_grid(page, server, table_id, 2, [["park"] * 4] * 4)  # the read ends: its city is in
+    expect(page.locator("#reading-now")).to_have_text("", timeout=8_000)
+    expect(page.locator('.city[data-city="2"] .cell')).to_have_count(16)
     page.close()
 
 

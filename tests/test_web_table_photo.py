@@ -3,6 +3,8 @@ without a change; a real SQLite file and the real models."""
 
 import io
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -160,6 +162,26 @@ def test_photos_sent_at_once_from_two_phones_take_different_seats(app, client):
     assert third.status_code == 400 and "only 0 of this table's cities are still" in \
         third.json["error"]
     assert client.get(f"/api/tables/{table['id']}").json["cities"] == after["cities"]
+
+
+def test_every_phone_sees_a_photo_being_read(app, client):
+    """While a whole-table photo is read (seconds), the table says so to whoever asks (a
+    reload, another phone), and says nothing once its cities are in."""
+    data, _ = fixture(7)
+    table = new_table(client, "ABCDEFG")
+    sent = {}
+    upload = threading.Thread(target=lambda: sent.update(answer=send(app.test_client(),
+                                                                     table["id"], data)))
+    upload.start()
+    seen, deadline = [], time.monotonic() + 30
+    while upload.is_alive() and not seen and time.monotonic() < deadline:
+        seen = client.get(f"/api/tables/{table['id']}").json["reading_now"]
+        time.sleep(0.02)
+    upload.join()
+    assert [r["what"] for r in seen] == ["the whole table"]
+    assert sent["answer"].status_code == 200 and sent["answer"].json["reading_now"] == []
+    after = client.get(f"/api/tables/{table['id']}").json
+    assert after["reading_now"] == [] and all(c["photo"] for c in after["cities"])
 
 
 def test_a_photo_without_a_city_is_refused_and_changes_nothing(client):

@@ -12,6 +12,7 @@ from scorer.errors import ScorerError
 from scorer.learned import data_folder
 from scorer.photo import DecodeBudget
 
+from .reading_now import ReadingNow
 from .service import LazyReader
 from .store import Store
 
@@ -58,6 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["store"] = Store(app.config["DATA_DIR"])
     app.extensions["reader"] = LazyReader(app.config["MODEL_DIR"], app.extensions["store"])
     app.extensions["decode_budget"] = DecodeBudget(budget)
+    app.extensions["reading_now"] = ReadingNow()
 
     from . import api, pages
 

@@ -38,7 +38,12 @@ def _city_index(table: dict, city: int) -> int:
 def _table_json(table_id: str) -> dict:
     table = _table(table_id)
     table["scores"] = service.scoreboard(table)
+    table["reading_now"] = _reading_now().of(table_id)
     return table
+
+
+def _reading_now():
+    return current_app.extensions["reading_now"]
 
 
 @bp.errorhandler(ScorerError)
@@ -166,8 +171,9 @@ def add_photo(table_id: str, city: int):
         raise TableError("send the photo as multipart form field 'photo'")
     reader = current_app.extensions["reader"]
     try:
-        service.add_photo(_store(), reader.get(), current_app.extensions["decode_budget"],
-                          table, index, upload.read())
+        with _reading_now().reading(table_id, f"city {city}"):
+            service.add_photo(_store(), reader.get(), current_app.extensions["decode_budget"],
+                              table, index, upload.read())
     except GridNotFound as refusal:
         return jsonify(error=str(refusal), table=_table_json(table_id)), 422
     service.learn(_store(), reader)
@@ -183,9 +189,10 @@ def add_table_photo(table_id: str):
     if upload is None:
         raise TableError("send the photo as multipart form field 'photo'")
     reader = current_app.extensions["reader"]
-    placed = service.add_table_photo(_store(), reader.get(),
-                                     current_app.extensions["decode_budget"], table,
-                                     upload.read())
+    with _reading_now().reading(table_id, "the whole table"):
+        placed = service.add_table_photo(_store(), reader.get(),
+                                         current_app.extensions["decode_budget"], table,
+                                         upload.read())
     service.learn(_store(), reader)
     return jsonify({**_table_json(table_id), "photo": placed})
 

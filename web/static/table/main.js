@@ -21,6 +21,7 @@ function render(page) {
   $("seating-diagram").replaceChildren(seatingDiagram(table));
   fitSeating();
   $("still-to-add").textContent = stillToAdd(table);
+  $("reading-now").textContent = readingNow(page);
   const cities = $("cities");
   cities.replaceChildren(...table.cities.map((city, index) => cityCard(page, city, index)));
   showScoreboard(page);
@@ -46,6 +47,14 @@ function stillToAdd(table) {
   if (!empty.length || empty.length === table.cities.length) return "";
   const cities = empty.map((i) => `city ${i + 1} (${cityName(table, i)})`);
   return `Still to add: ${listed(cities)}. Photograph ${empty.length === 1 ? "it" : "each"} on its card below, or type it in.`;
+}
+
+// Photos of this table being read (sent from another phone, or before this page was loaded):
+// their cities are not here yet, and nobody should photograph them again meanwhile.
+function readingNow(page) {
+  if (page.wholeTable || page.busy.size) return ""; // this phone's own read shows its progress
+  return (page.table.reading_now || []).map((read) => `A photo of ${read.what} is being read `
+    + `(sent ${read.seconds} s ago): this page shows it when it is done.`).join(" ");
 }
 
 function wire(page) {
@@ -96,9 +105,17 @@ async function refresh(page) {
     if (error.status === 404) gone(page); // deleted on another phone
     return; // else offline: the page stays as it was
   }
-  if (!quiet(page) || table.updated === page.table.updated) return;
+  const reading = (t) => (t.reading_now || []).length > 0;
+  if (reading(table)) refreshSoon(page); // a photo being read: its cities come in seconds
+  if (!quiet(page) || (table.updated === page.table.updated && !reading(table) && !reading(page.table))) return;
   page.answer(table);
   page.render();
+}
+
+const SOON_MS = 1500;
+let soon = null;
+function refreshSoon(page) {
+  if (!soon) soon = setTimeout(() => { soon = null; refresh(page); }, SOON_MS);
 }
 
 // The table is no more (deleted, maybe on another phone): say so, and offer nothing to photograph.
@@ -112,4 +129,5 @@ wire(page);
 setInterval(() => refresh(page), REFRESH_MS);
 document.addEventListener("visibilitychange", () => refresh(page));
 page.loading = page.load();
+page.loading.then(() => { if ((page.table.reading_now || []).length) refreshSoon(page); }, () => {});
 page.loading.catch((error) => (error.status === 404 ? gone(page) : page.showError(error.message)));
