@@ -1719,6 +1719,30 @@ def test_a_whole_table_photo_with_too_many_cities_changes_nothing(server, browse
     page.close()
 
 
+def test_a_seating_changed_on_a_stale_phone_is_refused_and_the_table_shown_as_it_is(server, browser):
+    """Another phone moves the cities just before this one turns the seating (this one has
+    not looked again yet): nothing moves twice; the panel says why and shows the new seats."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy", "Dee"])
+    sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
+                             multipart={"photo": {"name": "t.jpg", "mimeType": "image/jpeg",
+                                                  "buffer": (TABLES / "table-4.jpg").read_bytes()}})
+    assert sent.ok, sent.text()
+    grids = [c["grid"] for c in sent.json()["cities"]]
+    page.goto(f"{server}/tables/{table_id}")  # its seating, not yet checked, is shown to check
+    expect(page.locator("#seating-on")).to_be_visible()
+    moved = page.request.put(f"{server}/api/tables/{table_id}/order", headers={"Origin": server},
+                             data={"order": [1, 0, 2, 3]})  # by another phone
+    assert moved.ok
+    page.click("#seating-on")  # before this page's next look (every 5 s)
+    expect(page.locator("#seat-status")).to_have_text(
+        "The table changed on another phone meanwhile: here it is now; change the seating "
+        "again if it is still wrong.")
+    now = page.request.get(f"{server}/api/tables/{table_id}").json()
+    assert [c["grid"] for c in now["cities"]] == [grids[1], grids[0], grids[2], grids[3]]
+    page.close()
+
+
 def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     errors = []

@@ -123,6 +123,23 @@ def test_a_bad_order_is_refused_and_changes_nothing(client, order, message):
     assert after["cities"][0]["grid"] == [["shop"] * 4] * 4
 
 
+def test_a_seating_chosen_on_a_table_changed_since_is_refused_and_changes_nothing(client):
+    """Phone B still shows the table as it was when phone A moved the cities: B's seating,
+    chosen on what B saw (``seen``), is refused with the table as it is now."""
+    table = new_table(client, "ABCD")
+    url = f"/api/tables/{table['id']}"
+    client.put(f"{url}/cities/1/grid", json={"grid": [["shop"] * 4] * 4})
+    seen_by_b = client.get(url).json["updated"]
+    by_a = client.put(f"{url}/order", json={"order": [1, 0, 2, 3], "seen": seen_by_b})
+    assert by_a.status_code == 200 and by_a.json["cities"][1]["grid"] == [["shop"] * 4] * 4
+    by_b = client.put(f"{url}/order", json={"order": [1, 0, 2, 3], "seen": seen_by_b})
+    assert by_b.status_code == 409 and "changed on another phone" in by_b.json["error"]
+    assert by_b.json["table"]["cities"][1]["grid"] == [["shop"] * 4] * 4
+    assert client.get(url).json == {**by_a.json, "reading_now": []}
+    bad = client.put(f"{url}/order", json={"order": [1, 0, 2, 3], "seen": "yesterday"})
+    assert bad.status_code == 400 and "a number" in bad.json["error"]
+
+
 def test_more_cities_than_seats_is_refused_and_changes_nothing(client):
     data, _ = fixture(4)
     table = new_table(client, "ABC")

@@ -13,7 +13,7 @@ from scorer.errors import DecodeBusy, GridNotFound, ScorerError, TableError
 from scorer.table import check_seating, cities_for
 
 from . import service
-from .store import DELETED_KEPT_S, PhotoChanged
+from .store import DELETED_KEPT_S, PhotoChanged, TableChanged
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -200,9 +200,15 @@ def add_table_photo(table_id: str):
 @bp.put("/tables/<table_id>/order")
 def reorder(table_id: str):
     """Seat the cities in another order: ``{"order": [...]}``, seat i gets the city that was
-    at seat ``order[i]`` (0-based), with its photo, reading and corrections."""
+    at seat ``order[i]`` (0-based), with its photo, reading and corrections. With ``"seen"``
+    (the table's ``updated`` the order was chosen on), a table changed since on another
+    phone is not reordered: 409 with the table as it is now."""
     table = _table(table_id)
-    service.reorder(_store(), table, _body().get("order"))
+    body = _body()
+    try:
+        service.reorder(_store(), table, body.get("order"), body.get("seen"))
+    except TableChanged as changed:
+        return jsonify(error=str(changed), table=_table_json(table_id)), 409
     return jsonify(_table_json(table_id))
 
 

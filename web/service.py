@@ -245,13 +245,16 @@ def _free_seats(cities: list[dict], count: int) -> list[int]:
     return free[:count]
 
 
-def reorder(store: Store, table: dict, order) -> None:
-    """Seat the cities in another order (``order[i]`` is the seat whose city goes to seat i)."""
+def reorder(store: Store, table: dict, order, seen=None) -> None:
+    """Seat the cities in another order (``order[i]`` is the seat whose city goes to seat i),
+    unless the table changed since ``seen`` (its ``updated`` where the order was chosen)."""
     count = len(table["cities"])
     if not (isinstance(order, list) and all(isinstance(i, int) and not isinstance(i, bool)
                                             for i in order) and sorted(order) == list(range(count))):
         raise TableError(f"order lists each seat number 0 to {count - 1} once")
-    store.reorder(table["id"], order)
+    if seen is not None and not _is_number(seen):
+        raise TableError("seen is the table's updated time, a number")
+    store.reorder(table["id"], order, seen)
 
 
 def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,

@@ -104,6 +104,10 @@ class PhotoChanged(Exception):
     """The city's photo was replaced while it was being read (the later one is kept)."""
 
 
+class TableChanged(Exception):
+    """The table changed (on another phone) since the change asked for was decided on."""
+
+
 def new_key() -> str:
     """A table id for links: 16 URL-safe characters, 96 random bits."""
     return secrets.token_urlsafe(12)
@@ -547,12 +551,18 @@ class Store:
         self._remove(row_id, old)
         return seats
 
-    def reorder(self, key: str, order: list[int]) -> None:
+    def reorder(self, key: str, order: list[int], seen: float | None = None) -> None:
         """Move the cities to other seats: seat i gets the city that was at ``order[i]``,
         with its photo, reading and corrections (``order`` is a permutation of the seats); the
-        seating of a whole-table photo whose cities moved is to be checked again."""
+        seating of a whole-table photo whose cities moved is to be checked again. ``seen``:
+        the table's ``updated`` the order was decided on; if it changed since (another
+        phone), :class:`TableChanged` is raised and nothing moves."""
         row_id = self._row_id(key)
         with self._db() as db:
+            updated = db.execute("SELECT updated FROM tables WHERE id = ?", (row_id,)).fetchone()[0]
+            if seen is not None and seen != updated:
+                raise TableChanged("the table changed on another phone meanwhile: here it is "
+                                   "now; change the seating again if it is still wrong")
             count = db.execute("SELECT COUNT(*) FROM cities WHERE table_id = ?",
                                (row_id,)).fetchone()[0]
             if sorted(order) != list(range(count)):

@@ -307,13 +307,18 @@ async function reorder(page, order, doing, done) {
   page.render();
   try {
     await page.sending; // cells painted before go to the seat they were painted on
-    page.answer(await call("PUT", `${page.api}/order`, { order }));
+    page.answer(await call("PUT", `${page.api}/order`, { order, seen: page.table.updated }));
     moveSeats(page, order);
     page.showError("");
     say(done());
   } catch (error) {
-    page.showError(sentence(error.message));
-    say("");
+    if (error.status === 409) { // another phone changed the table: show it as it is now, and
+      try { page.answer(await call("GET", page.api)); } catch (ignored) { /* offline: as it was */ }
+      say(sentence(error.message)); // say so here, where the player is looking
+    } else {
+      page.showError(sentence(error.message));
+      say("");
+    }
   } finally {
     page.reordering = false;
   }
