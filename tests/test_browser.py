@@ -1810,6 +1810,32 @@ def settle(page):
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def test_the_seating_panel_follows_what_another_phone_did_meanwhile(server, browser):
+    """While this phone checks the seating of its whole-table photo, another phone types in
+    the seats it left empty (the panel no longer says they are empty), then sends a photo of
+    the whole table of its own (the panel shows that photo's cities and says why)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, PLAYERS)
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(4)
+    page.set_input_files("#table-photo", str(TABLES / "table-2.jpg"))
+    status = page.locator("#seat-status")
+    expect(status).to_have_text(
+        "2 cities found in this photo; 2 seats are still empty. Check the seating.", timeout=60_000)
+    for seat in (3, 4):  # on the other phone
+        type_grid(page, server, table_id, seat, [["park"] * 4] * 4)
+    expect(status).to_have_text("2 cities found in this photo. Check the seating.",
+                                timeout=12_000)
+    sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
+                             multipart={"photo": {"name": "t.jpg", "mimeType": "image/jpeg",
+                                                  "buffer": (TABLES / "table-4.jpg").read_bytes()}})
+    assert sent.ok, sent.text()
+    expect(status).to_have_text("Another phone's photo of the whole table replaced this one: "
+                                "here are its cities. Check the seating.", timeout=12_000)
+    expect(page.locator("#seat-panel polygon.seat-outline")).to_have_count(4)
+    page.close()
+
+
 def test_seat_tags_are_small_beside_their_cities(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Bartholomew", "Dee", "Maximiliana",

@@ -95,9 +95,16 @@ export async function sendTablePhoto(page, file) {
   page.render();
   page.refreshLearning();
   if (!shot) return;
-  const empty = emptySeats(page.table).length;
-  say(`${plural(placed.seats.length, "city", "cities")} found in this photo${empty ? `; ${plural(empty, "seat is", "seats are")} still empty` : ""}. Check the seating.`);
+  sayFound(page, placed.seats.length);
   $("seat-panel-title").focus();
+}
+
+// "4 cities found in this photo; 2 seats are still empty. Check the seating.": kept true while
+// the panel is open (another phone may fill the empty seats meanwhile; see renderSeating).
+function sayFound(page, found) {
+  const empty = emptySeats(page.table).length;
+  say(`${plural(found, "city", "cities")} found in this photo${empty ? `; ${plural(empty, "seat is", "seats are")} still empty` : ""}. Check the seating.`);
+  $("seat-status").dataset.found = found;
 }
 
 // The whole-table photos the table's cities came from, in the order of the first seat of each.
@@ -131,6 +138,7 @@ function todo(table, notes) {
 // The panel's status line (a live region kept in the page): written only when it changes.
 function say(text) {
   const status = $("seat-status");
+  delete status.dataset.found;
   if (status.textContent !== text) status.textContent = text;
 }
 
@@ -169,7 +177,12 @@ export async function closeSeating(page) {
 // "Check seating" for each whole-table photo whose panel is closed; the panel of the open one.
 export function renderSeating(page) {
   const shots = tableShots(page.table);
-  if (page.seatShot && !shots.includes(page.seatShot)) { page.seatShot = null; page.swapFrom = null; }
+  if (page.seatShot && !shots.includes(page.seatShot)) { // its cities were replaced (another phone)
+    const newer = shots.includes(page.unchecked) ? page.unchecked : null;
+    page.seatShot = newer;
+    page.swapFrom = null;
+    if (newer) say("Another phone's photo of the whole table replaced this one: here are its cities. Check the seating.");
+  }
   $("seat-checks").replaceChildren(...shots.filter((shot) => shot !== page.seatShot).map((shot) => {
     const seats = seatsOf(page.table, shot).map((i) => i + 1);
     const check = el("button", { type: "button", className: "small check-seating",
@@ -184,6 +197,8 @@ export function renderSeating(page) {
   panel.hidden = !page.seatShot;
   if (!page.seatShot) return;
   const seats = seatsOf(page.table, page.seatShot);
+  const found = $("seat-status").dataset.found;
+  if (found) sayFound(page, Number(found)); // the seats still empty, as they are now
   drawSeatPhoto(page, seats);
   listSeats(page);
   $("seating-right").disabled = page.busy.size > 0;
