@@ -205,7 +205,7 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
 
     # The player says the reading is right: the reader learns this city's tiles.
     city.locator("button.accept").click()
-    expect(city.locator(".learned-note")).to_have_text("Learned from this city")
+    expect(city.locator(".learned-note")).to_have_text("The reader learned this city's tiles")
     assert city.locator("button.accept").count() == 0
     assert city.locator(".card-error").inner_text() == ""
 
@@ -215,7 +215,7 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     with page.expect_response(lambda r: r.url.endswith("/reread")) as answer:
         again.click()
     assert answer.value.ok
-    expect(city.locator(".learned-note")).to_have_text("Learned from this city")
+    expect(city.locator(".learned-note")).to_have_text("The reader learned this city's tiles")
     expect(cell.locator("span")).to_have_text(SHORT[new])
 
     # The home page says what was learned, per building, and can forget it.
@@ -253,7 +253,7 @@ def test_a_complete_tables_cities_say_they_teach_the_reader_as_the_home_page_doe
     type_grid(page, server, table_id, 3, [["shop"] * 4] * 4)
     page.reload()
     expect(city.locator(".learned-note")).to_have_text(
-        "Learned from this city: the table is complete")
+        "The reader learned this city's tiles (the table is scored, so they count as right)")
     assert city.locator("button.accept").count() == 0
     page.goto(server)
     expect(page.locator("#learning-how")).to_contain_text(
@@ -281,8 +281,8 @@ def test_doubtful_cells_nobody_checked_are_named_under_the_results_and_not_learn
     expect(page.locator("#scoreboard .flagged")).to_have_text(
         f"Still to check (marked ?): {cells} in city 1. The result changes if one was misread.")
     expect(page.locator('.city[data-city="1"] .learned-note')).to_have_text(
-        f"Learned from this city (the table is complete), but not from the {cells} marked ? "
-        "until checked")
+        "The reader learned this city's tiles (the table is scored, so they count as right), "
+        f"but not the {cells} marked ? until checked")
     page.close()
 
 

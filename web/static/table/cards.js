@@ -191,11 +191,11 @@ async function typeOver(page, city, index) {
 function teaching(page, city, index, flagged) {
   const row = el("div", { className: "row teach" });
   if (city.reading.accepted) {
-    row.append(el("p", { className: "hint learned-note", textContent: "Learned from this city" }));
+    row.append(el("p", { className: "hint learned-note", textContent: "The reader learned this city's tiles" }));
   } else if (page.table.scores.complete) {
     row.append(el("p", { className: "hint learned-note", textContent: flagged
-      ? `Learned from this city (the table is complete), but not from the ${plural(flagged, "cell", "cells")} marked ? until checked`
-      : "Learned from this city: the table is complete" }));
+      ? `The reader learned this city's tiles (the table is scored, so they count as right), but not the ${plural(flagged, "cell", "cells")} marked ? until checked`
+      : "The reader learned this city's tiles (the table is scored, so they count as right)" }));
   } else {
     const accept = el("button", { className: "small primary accept", textContent: "Reading is right" });
     accept.title = "Every cell is right now: the reader learns your tiles from this city";
