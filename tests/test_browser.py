@@ -1582,6 +1582,8 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     expect(outlines).to_have_count(4, timeout=60_000)
     expect(panel).to_be_visible()
     expect(page.locator("#seat-panel-title")).to_be_focused()
+    top = panel.bounding_box()["y"]  # brought into view from its top: the photo to check
+    assert -1 <= top < 50, top
     tags = panel.locator(".seat-tag:not(.unread)")  # small cities: seat numbers, names listed below
     assert tags.all_inner_texts() == ["1", "2", "3", "4"]
     assert tags.all_text_contents() == ["1 · Ann & Ben", "2 · Ben & Cy", "3 · Cy & Dee", "4 · Dee & Ann"]

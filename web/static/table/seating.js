@@ -97,6 +97,7 @@ export async function sendTablePhoto(page, file) {
   if (!shot) return;
   sayFound(page, placed.seats.length);
   $("seat-panel-title").focus();
+  $("seat-panel").scrollIntoView({ block: "start" }); // the photo and its seats, whole in view
 }
 
 // "4 cities found in this photo; 2 seats are still empty. Check the seating.": kept true while
