@@ -1,6 +1,7 @@
-"""Where the cities of a whole-table photo may lie: the finder run over windows of the photo.
+"""Where the cities of a whole-table photo may lie: the finder run over windows of the photo,
+and regions that stand out from the table around them; then the seating of those found.
 
-Pure array functions; ``PhotoReader.find_cities`` runs the finder on the views made here and
+Pure array functions; ``scorer.table_reading`` runs the finder on the views made here and
 checks each candidate by reading it. A region is a candidate only where its window shows it
 whole: a region cut by a window's side is a piece of a city seen better in another window,
 and one cut by the photo's own edge is a city the photo does not show complete.
