@@ -7,6 +7,7 @@ import pytest
 
 from scorer.vision import geometry, lattice
 from scorer.vision.config import DEFAULT
+from tests.helpers import corner_error
 from tests.photos import photo, truth
 
 
@@ -21,13 +22,6 @@ def off(corners: np.ndarray, shift, scale: float, turn: float) -> np.ndarray:
     return (turned * scale + centre + np.float32(shift) * cell).astype(np.float32)
 
 
-def error_in_cells(quad: np.ndarray, corners: np.ndarray) -> float:
-    """The largest distance between matching corners, in cells, whichever corner is first."""
-    corners = geometry.order_clockwise(corners)
-    cell = np.linalg.norm(corners[1] - corners[0]) / 4
-    return min(np.linalg.norm(np.roll(quad, k, 0) - corners, axis=1).max() for k in range(4)) / cell
-
-
 @pytest.mark.parametrize("case", ["easy-01", "medium-02", "medium-05", "hard-03"])
 @pytest.mark.parametrize("shift, scale, turn", [((0.3, -0.25), 1.12, 4), ((-0.35, 0.3), 0.9, -5)])
 def test_a_rough_outline_is_brought_near_the_tiles(case, shift, scale, turn):
@@ -35,10 +29,10 @@ def test_a_rough_outline_is_brought_near_the_tiles(case, shift, scale, turn):
     lattice within half a cell: the tiles' own pictures repeat once a cell too, so the
     lattice's phase is not exact, and the reader centres the block it keeps."""
     image = cv2.cvtColor(cv2.imread(str(photo(case))), cv2.COLOR_BGR2RGB)
-    corners = np.float32(truth(case)["corners"])
+    corners = geometry.order_clockwise(np.float32(truth(case)["corners"]))  # as blocks gives them
     rough = off(corners, shift, scale, turn)
-    assert error_in_cells(rough, corners) > 0.7
+    assert corner_error(rough, corners) > 0.7
     found = lattice.blocks(image, rough, DEFAULT)
     assert len(found) == 9
     # within reach of centring on the tiles (the reader reads all nine and keeps the best)
-    assert min(error_in_cells(q, corners) for q in found) < 0.5
+    assert min(corner_error(q, corners) for q in found) < 0.5

@@ -3,6 +3,7 @@
 import cv2
 import numpy as np
 import pytest
+from helpers import corner_error
 from photos import CASES, EMPTY_TABLE, photo, truth
 
 from scorer.errors import GridNotFound
@@ -204,13 +205,6 @@ def _in_city(corners, cells) -> np.ndarray:
     return cv2.perspectiveTransform(np.float32(cells)[None], to_photo)[0]
 
 
-def _corner_error(quad, corners) -> float:
-    """The farthest corner from the truth, in either labelling, in cells."""
-    cell = np.linalg.norm(corners[1] - corners[0]) / 4
-    return min(np.linalg.norm(np.roll(quad, k, axis=0) - corners, axis=1).max()
-               for k in range(4)) / cell
-
-
 @pytest.mark.parametrize("case", [c for c in CASES if c.startswith("medium")][:2])
 def test_an_outline_two_cells_aside_is_found_on_the_lattice_of_tiles(reader, case):
     """An outline two cells aside (beyond what framing again moves) shows the city's half and
@@ -219,10 +213,10 @@ def test_an_outline_two_cells_aside_is_found_on_the_lattice_of_tiles(reader, cas
     corners = np.float32(truth(case)["corners"])
     look = reader.look(image, _in_city(corners, [[2, -2], [6, -2], [6, 2], [2, 2]]))
     assert not reader._reads_surely(look)
-    assert _corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
+    assert corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
     reading = reader.reading_of(reader._centred_best(image, [look], 1), Photo(image))
     assert reading.grid == truth(case)["grid"]
-    assert _corner_error(reading.corners, corners) < 0.25
+    assert corner_error(reading.corners, corners) < 0.25
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.startswith("easy")][:2])
@@ -232,7 +226,7 @@ def test_an_outline_of_two_by_two_tiles_is_found_at_twice_its_cells(reader, case
     corners = np.float32(truth(case)["corners"])
     look = reader.look(image, _in_city(corners, [[1, 1], [3, 1], [3, 3], [1, 3]]))
     assert not reader._reads_surely(look)
-    assert _corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
+    assert corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
     reading = reader.reading_of(reader._centred_best(image, [look], 1), Photo(image))
     assert reading.grid == truth(case)["grid"]
-    assert _corner_error(reading.corners, corners) < 0.25
+    assert corner_error(reading.corners, corners) < 0.25

@@ -16,8 +16,7 @@ import numpy as np
 
 from . import geometry
 from .config import VisionConfig
-
-SIZE = 4
+from .geometry import SIZE
 
 
 def blocks(image: np.ndarray, quad: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
