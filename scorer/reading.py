@@ -538,7 +538,7 @@ class PhotoReader:
         return self.read_photo(read_bytes(path, self.config))
 
     def read(self, photo: Photo | np.ndarray, corners: np.ndarray | None = None,
-             centred: int | None = None) -> Reading:
+             centred: int | None = None, first_sight: bool = False) -> Reading:
         """Read a decoded photo; ``corners`` (4, 2) in full-size pixels skip detection.
 
         Corner estimates are tried in turn until one shows sixteen tiles. When none does, the
@@ -546,6 +546,8 @@ class PhotoReader:
         player to adjust; only a photo that shows no city at all is refused (GridNotFound).
         A doubtful reading centres up to ``centred`` estimates on their tiles
         (``config.centre_candidates`` by default). Corners the player tapped are always read.
+        With ``first_sight``, a photo whose estimates show no city before any centring is
+        refused at once (a table photo seen whole: its cities are looked for closer instead).
         """
         photo = photo if isinstance(photo, Photo) else Photo(photo)
         t0 = time.perf_counter()
@@ -560,6 +562,8 @@ class PhotoReader:
         photo, quads = self._sharp_enough(photo, first, quads)
         t1 = time.perf_counter()
         looks = self._looks_tried(photo.image, quads)
+        if first_sight and looks[0].not_tiles >= no_city:
+            raise GridNotFound(NO_CITY, photo)
         if corners is None:
             best = self._centred_best(photo.image, looks, centred or self.config.centre_candidates)
         else:

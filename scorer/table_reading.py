@@ -63,12 +63,12 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     small = geometry.shrink(photo.image, factor)
     pad = int(cfg.table_pad * max(small.shape[:2]))
     padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT)
-    region, single, refusal = _one_region(reader, small), None, None
+    region, single = _one_region(reader, small), None
     if region is not None:
         try:
-            single = _single(reader, photo, [], t0)
-        except GridNotFound as no_city:  # the one region may be a table of cities on a busy
-            refusal = no_city  # cloth, seen whole: the windows below look closer
+            single = _single(reader, photo, [], t0, first_sight=True)
+        except GridNotFound:  # the one region may be a table of cities on a busy cloth,
+            pass  # seen whole: the windows below look closer (and failing them, a full read)
         else:
             city = geometry.rescale(single.cities[0].corners, 1 / (factor * photo.scale))
             if search.area(city) >= cfg.one_city_match * search.area(region) and \
@@ -77,8 +77,6 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
                 return single  # the one region was one city: a single city's photo
     candidates = _candidates(reader, photo, factor, padded, pad)
     if candidates is None:
-        if refusal is not None:
-            raise refusal
         return single or _single(reader, photo, [], t0)
     seen, todo = candidates
     height, width = seen.image.shape[:2]
@@ -199,12 +197,14 @@ def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typic
     return best
 
 
-def _single(reader: PhotoReader, photo: Photo, unread: list[Unread], t0: float) -> PhotoReading:
+def _single(reader: PhotoReader, photo: Photo, unread: list[Unread], t0: float,
+            first_sight: bool = False) -> PhotoReading:
     """A photo of one city (or none: GridNotFound), read the way single photos are, but
     with one estimate centred: a table photo seen as one city has many doubtful estimates,
-    and each centring of a 12 MP photo costs seconds."""
+    and each centring of a 12 MP photo costs seconds. With ``first_sight``, refused at once
+    when no estimate shows a city before centring (``PhotoReader.read``)."""
     try:
-        reading = reader.read(photo, centred=1)
+        reading = reader.read(photo, centred=1, first_sight=first_sight)
     except GridNotFound as refusal:
         if not unread:
             raise
