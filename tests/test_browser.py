@@ -310,10 +310,25 @@ def test_a_photo_being_read_on_another_phone_is_shown_until_its_cities_are_in(se
     server, app = served
     page, table_id = open_new_table(browser, server, ["Ann", "Ben", "Cy"])
     expect(page.locator("#reading-now")).to_have_text("")
-    with app.extensions["reading_now"].reading(table_id, "the whole table"):
+    with app.extensions["reading_now"].reading(table_id):
         page.reload()
         expect(page.locator("#reading-now")).to_contain_text(
             "A photo of the whole table is being read (sent ")
+        # A second photo of the whole table meanwhile would replace its cities: asked first,
+        # and "no" sends nothing.
+        asked, sent = [], []
+        page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
+        for _ in range(100):
+            if asked:
+                break
+            page.wait_for_timeout(50)
+        assert re.fullmatch(r"Another phone sent a photo of the whole table \d+ s ago and it is "
+                            r"being read now\. Send yours too\? Its cities would replace those\.",
+                            asked[0])
+        page.wait_for_timeout(300)
+        assert sent == [] and page.locator(".city .cell").count() == 0
         type_grid(page, server, table_id, 2, [["park"] * 4] * 4)  # the read ends: its city is in
     expect(page.locator("#reading-now")).to_have_text("", timeout=8_000)
     expect(page.locator('.city[data-city="2"] .cell')).to_have_count(16)

@@ -171,7 +171,7 @@ def add_photo(table_id: str, city: int):
         raise TableError("send the photo as multipart form field 'photo'")
     reader = current_app.extensions["reader"]
     try:
-        with _reading_now().reading(table_id, f"city {city}"):
+        with _reading_now().reading(table_id, city):
             service.add_photo(_store(), reader.get(), current_app.extensions["decode_budget"],
                               table, index, upload.read())
     except GridNotFound as refusal:
@@ -189,7 +189,7 @@ def add_table_photo(table_id: str):
     if upload is None:
         raise TableError("send the photo as multipart form field 'photo'")
     reader = current_app.extensions["reader"]
-    with _reading_now().reading(table_id, "the whole table"):
+    with _reading_now().reading(table_id):
         placed = service.add_table_photo(_store(), reader.get(),
                                          current_app.extensions["decode_budget"], table,
                                          upload.read())

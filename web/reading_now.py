@@ -16,20 +16,20 @@ from contextlib import contextmanager
 
 
 class ReadingNow:
-    """Which photos each table is reading: ``with reading_now.reading(table_id, what): ...``."""
+    """Which photos each table is reading: ``with reading_now.reading(table_id, city): ...``."""
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._reads: dict[str, dict[int, tuple[str, float]]] = {}
+        self._reads: dict[str, dict[int, tuple[int | None, float]]] = {}
         self._numbers = itertools.count()
 
     @contextmanager
-    def reading(self, table_id: str, what: str) -> Iterator[None]:
-        """While the block runs, the table is reading a photo of ``what`` ("the whole
-        table", "city 3")."""
+    def reading(self, table_id: str, city: int | None = None) -> Iterator[None]:
+        """While the block runs, the table is reading a photo of one city (its number, from
+        1) or, with none, of the whole table."""
         number = next(self._numbers)
         with self._lock:
-            self._reads.setdefault(table_id, {})[number] = (what, time.monotonic())
+            self._reads.setdefault(table_id, {})[number] = (city, time.monotonic())
         try:
             yield
         finally:
@@ -40,8 +40,10 @@ class ReadingNow:
                     del self._reads[table_id]
 
     def of(self, table_id: str) -> list[dict]:
-        """The table's photos being read, oldest first: ``{"what", "seconds"}`` each."""
+        """The table's photos being read, oldest first: ``{"what", "city", "seconds"}`` each
+        (``city`` None for a photo of the whole table)."""
         now = time.monotonic()
         with self._lock:
             reads = sorted(self._reads.get(table_id, {}).values(), key=lambda r: r[1])
-        return [{"what": what, "seconds": int(now - since)} for what, since in reads]
+        return [{"what": "the whole table" if city is None else f"city {city}", "city": city,
+                 "seconds": int(now - since)} for city, since in reads]

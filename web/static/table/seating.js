@@ -62,6 +62,7 @@ export async function sendTablePhoto(page, file) {
   if (!file || !(await page.loaded())) return;
   if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
   if (!replaceWork(page, page.table.cities.map((_, i) => i))) return; // it may seat a city anywhere
+  if (!(await noOtherTablePhoto(page))) return;
   page.showError("");
   // The server may seat a city anywhere: every city waits while the photo is read.
   page.table.cities.forEach((_, i) => page.busy.set(i, "Reading…"));
@@ -98,6 +99,15 @@ export async function sendTablePhoto(page, file) {
   sayFound(page, placed.seats.length);
   $("seat-panel-title").focus();
   $("seat-panel").scrollIntoView({ block: "start" }); // the photo and its seats, whole in view
+}
+
+// Another phone's photo of the whole table, being read now, fills the seats in a moment, and a
+// second one would replace its cities: the player is asked first (true: send).
+async function noOtherTablePhoto(page) {
+  let table;
+  try { table = await call("GET", page.api); } catch (error) { return true; } // offline: sending says so
+  const other = (table.reading_now || []).find((read) => read.city === null);
+  return !other || confirm(`Another phone sent a photo of the whole table ${other.seconds} s ago and it is being read now. Send yours too? Its cities would replace those.`);
 }
 
 // "4 cities found in this photo; 2 seats are still empty. Check the seating.": kept true while
