@@ -82,7 +82,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     height, width = seen.image.shape[:2]
     found, unread, searches = [], [], cfg.table_max_searches
     halves = []  # where two cities side by side, seen as one region, would lie
-    for n, (quad, at_edge, look) in enumerate(itertools.chain(todo, halves)):
+    again = []  # regions whose search read a neighbour: searched again, passing over it
+    for n, (quad, at_edge, look) in enumerate(itertools.chain(todo, halves, again)):
         largest = max((search.area(lk.quad) for lk in found), default=0.0)
         if n < len(todo) and not at_edge and _two_cities(quad, largest, cfg):  # not a half
             halves += [(half, False, None) for half in _halves(quad)
@@ -95,10 +96,13 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         if at_edge and search.squareness(quad) < cfg.table_min_squareness:
             continue  # a city beside its own mirror image, seen whole in another window
         look = look or reader.look(seen.image, _centred(reader, seen.image, [quad])[0])
-        if look.not_tiles and searches:  # corners off: search around it as in a single photo
-            searches -= 1
+        retry, searched = n >= len(todo) + len(halves), False
+        if look.not_tiles and (searches or retry):  # corners off: search around it as in a
+            searches -= not retry  # single photo
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
-            look = _read_around(reader, seen.image, quad, size)
+            look = _read_around(reader, seen.image, quad, size,
+                                [lk.quad for lk in found] if retry else [])
+            searched = n < len(todo)
         if look is None or _read_before(look, found, cfg):
             continue  # nothing there, or a city already read
         if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles:
@@ -110,6 +114,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         if search.within(look.quad, width, height, cfg.table_edge_margin * width) and (
                 look.not_tiles == 0):
             found.append(look)
+            if searched and not search.inside(quad.mean(0), look.quad):  # a neighbour's
+                again.append((quad, at_edge, None))
         elif at_edge:  # a city cut by the frame's edge is reported, never read
             if search.area(quad) >= cfg.cut_min_size * largest:
                 unread.append(_Seen(quad, f"at the {search.side_of(quad, (width, height))} is not complete"))
@@ -179,10 +185,12 @@ def _extent(quad: np.ndarray) -> float:
     return float((quad.max(0) - quad.min(0)).max())
 
 
-def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typical: float):
+def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typical: float,
+                 read: list[np.ndarray]):
     """Read the city near ``quad`` as a single photo of it: the reader's own search on a
     crop around it, at least ``typical`` (a city's extent in this photo) times the crop
-    share across. Returns the best look (its quad in ``image``'s pixels), None if none."""
+    share across, passing over the cities ``read`` before (quads (4, 2)). Returns the best
+    look (its quad in ``image``'s pixels), None if none."""
     cfg = reader.config
     centre = quad.mean(0)
     half = max(_extent(quad), typical) / 2 * cfg.table_crop_expand
@@ -190,8 +198,9 @@ def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typic
     x0, y0 = np.maximum(np.floor(centre - half), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(centre + half), (w, h)).astype(int)
     crop = image[y0:y1, x0:x1]
-    looks = itertools.islice(reader.city_candidates(crop), cfg.table_max_looks)
-    best = reader._best_look(crop, looks)
+    new = (q for q in reader.city_candidates(crop) if not any(
+        search.overlap(q + np.float32([x0, y0]), old) > cfg.table_max_overlap for old in read))
+    best = reader._best_look(crop, itertools.islice(new, cfg.table_max_looks))
     if best is not None:
         best.quad = best.quad + np.float32([x0, y0])
     return best

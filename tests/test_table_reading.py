@@ -15,8 +15,8 @@ from scorer.cli import main
 from scorer.errors import GridNotFound
 from scorer.photo import open_photo
 from scorer.reading import PhotoReader
-from scorer.table_reading import read_cities
-from scorer.vision import search
+from scorer.table_reading import _read_around, read_cities
+from scorer.vision import geometry, search
 from tests.photos import photo
 
 TABLES = Path(__file__).parent / "fixtures" / "tables"
@@ -73,6 +73,24 @@ def test_two_cities_a_tenth_of_a_city_apart_are_two_cities(reader, name):
     assert sorted(nearest(truth, c.corners) for c in found.cities) == [0, 1]
     assert [c.grid for c in found.cities] == [truth["grids"][nearest(truth, c.corners)]
                                               for c in found.cities]
+
+
+def test_a_search_around_a_region_passes_over_the_cities_read_before(reader):
+    """A region over two cities, searched around: the search finds one of them, and with
+    that one read before, the other (else the region's own city would be lost to its
+    neighbour)."""
+    data, truth = table("pair")
+    seen = open_photo(data, reader.config)
+    cities = [geometry.rescale(np.float32(c), 1 / seen.scale) for c in truth["corners"]]
+    both = np.concatenate(cities)
+    region = np.float32([both.min(0), [both[:, 0].max(), both[:, 1].min()], both.max(0),
+                         [both[:, 0].min(), both[:, 1].max()]])
+    first = _read_around(reader, seen.image, region, 0.0, [])
+    assert first is not None and first.not_tiles == 0
+    one = nearest({"corners": cities}, first.quad)
+    second = _read_around(reader, seen.image, region, 0.0, [first.quad])
+    assert second is not None and second.not_tiles == 0
+    assert nearest({"corners": cities}, second.quad) == 1 - one
 
 
 def test_a_city_cut_by_the_frame_is_reported_not_read(reader):
