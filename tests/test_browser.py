@@ -1125,6 +1125,9 @@ def test_paint_mode_types_many_cells_with_one_choice_and_counts_them(server, bro
     card.get_by_role("button", name="Type in").click()
     expect(card.locator(".typed")).to_have_text("0 of 16 tiles typed")
     expect(card.locator('.cell[data-row="1"][data-col="1"]')).to_have_class(re.compile(r"\bnext\b"))
+    # Each paint button names its building under its picture (a phone shows no tooltips).
+    expect(card.locator(".paint-pick .paint-name")).to_have_text(
+        ["Shop", "Factory", "Drink", "Food", "Music", "Bed", "Office", "Park", "House"])
 
     # One choice of building, then four taps: a line of four shops (16 points).
     card.get_by_role("button", name="Paint shop").click()

@@ -205,7 +205,8 @@ export function typingPanel(page, city, index) {
   for (const b of BUILDINGS) {
     const on = painting && paint.building === b;
     const button = el("button", { type: "button", className: `paint-pick${on ? " on" : ""}`, title: buildingName(b) },
-      el("img", { src: `/static/icons/${b}.png`, alt: "" }), badge(page.game, b));
+      el("img", { src: `/static/icons/${b}.png`, alt: "" }), badge(page.game, b),
+      el("span", { className: "paint-name", textContent: buildingName(b).replace(/ tavern$/, "") }));
     button.dataset.building = b;
     button.dataset.focus = `paint:${index}:${b}`;
     button.setAttribute("aria-label", `Paint ${named(SHORT, b)}`);
