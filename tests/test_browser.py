@@ -324,11 +324,12 @@ def test_a_photo_being_read_on_another_phone_is_shown_until_its_cities_are_in(se
             if asked:
                 break
             page.wait_for_timeout(50)
-        assert re.fullmatch(r"Another phone sent a photo of the whole table \d+ s ago and it is "
-                            r"being read now\. Send yours too\? Its cities would replace those\.",
-                            asked[0])
+        assert re.fullmatch(r"Another phone's photo of the whole table is being read right now "
+                            r"\(sent (just now|\d+ s ago)\)\. Send yours anyway\? Your photo's "
+                            r"cities would replace that photo's\.", asked[0])
         page.wait_for_timeout(300)
         assert sent == [] and page.locator(".city .cell").count() == 0
+        expect(page.locator("#reading-now")).to_contain_text("A photo of the whole table is being")
         type_grid(page, server, table_id, 2, [["park"] * 4] * 4)  # the read ends: its city is in
     expect(page.locator("#reading-now")).to_have_text("", timeout=8_000)
     expect(page.locator('.city[data-city="2"] .cell')).to_have_count(16)
@@ -1593,6 +1594,7 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     page.goto(f"{server}/tables/{table_id}")
     expect(page.locator(".city")).to_have_count(4)
     grids = table_truth("table-4")["grids"]  # in seating order; a fifth city is cut by the edge
+    learned = page.request.get(f"{server}/api/learning").json()["cells"]
 
     page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
     panel = page.locator("#seat-panel")
@@ -1620,6 +1622,9 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
         "Final scores and the winner appear once the seating is checked: “Seating is right” above.")
     assert page.locator(".winner").count() == 0
     assert page.locator(".grid-wrap.photo").count() == 4
+    # Nobody has looked at the scoreboard yet: the reader has learned nothing from the table.
+    expect(page.locator('.city[data-city="1"] button.accept')).to_have_text("Reading is right")
+    assert page.request.get(f"{server}/api/learning").json()["cells"] == learned
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
     assert [c["reading"]["in_photo"] for c in kept] == [1, 2, 3, 4]
@@ -1700,6 +1705,9 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     check = page.get_by_role("button", name="Check seating")
     expect(check).to_be_focused()
     expect(page.locator(".winner")).to_be_visible()
+    expect(page.locator('.city[data-city="1"] .learned-note')).to_have_text(
+        "The reader learned this city's tiles (the table is scored, so they count as right)")
+    assert page.request.get(f"{server}/api/learning").json()["cells"] > learned
     other.goto(f"{server}/tables/{table_id}")
     expect(other.locator(".winner")).to_be_visible()
     other.close()

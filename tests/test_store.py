@@ -173,6 +173,18 @@ def test_a_complete_table_does_not_teach_the_doubtful_cells_nobody_checked(store
     assert len(store.lessons()) == 16
 
 
+def test_a_complete_table_teaches_once_its_seating_is_checked(store):
+    """Cities of a whole-table photo whose seating nobody checked yet: the players have not
+    looked at the scoreboard (it names no winner), so the table vouches for nothing yet."""
+    key = store.create_table("t", ["A", "B"], 4, 2)
+    seated = {"model_grid": GRID, "table_photo": "shot", "seating_checked": False}
+    store.keep_reading(key, 0, b"photo", b"warped", GRID, seated, cells=CELLS)
+    store.type_city(key, 1, GRID)
+    assert store.lessons() == []
+    store.seating_is_right(key, "shot")
+    assert len(store.lessons()) == 16
+
+
 def test_concurrent_readings_leave_one_whole_city(store):
     key = store.create_table("t", ["A", "B", "C"], 4, 3)
 

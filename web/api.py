@@ -218,6 +218,7 @@ def seating_is_right(table_id: str):
     (its cities' reading.table_photo). The winner is named once no seating waits."""
     table = _table(table_id)
     service.seating_is_right(_store(), table, _body().get("table_photo"))
+    service.learn(_store(), current_app.extensions["reader"])  # a complete table now teaches
     return jsonify(_table_json(table_id))
 
 

@@ -720,8 +720,8 @@ class Store:
     def lessons(self, limit: int | None = None) -> list[tuple[bytes, str, bool]]:
         """Every labelled cell to learn from, oldest first, as (cell float16 bytes, building,
         a player's own choice?): the players' corrections and confirmations; the other cells
-        of readings the player accepted (or of tables whose scoreboard is complete, but for
-        cells flagged as doubtful that no player chose); and the
+        of readings the player accepted (or of tables whose scoreboard is complete, its
+        seating checked, but for cells flagged as doubtful that no player chose); and the
         lessons kept apart from tables (imported, or from deleted tables)."""
         with self._db(write=False) as db:
             found = self._lessons(db)
@@ -738,9 +738,11 @@ class Store:
             chosen.add((r["table_id"], r["city"], r["reading"], r["row"], r["col"]))
         cities = db.execute(f"SELECT * FROM cities WHERE 1 = 1{only} "
                             "ORDER BY table_id, idx").fetchall()
-        complete = {}
-        for c in cities:
-            known = is_complete(_load(c["grid"])) or c["counts"] is not None
+        complete = {}  # a table whose scoreboard the players have seen: every city known,
+        for c in cities:  # and no whole-table photo's seating still to check
+            reading = _load(c["reading"])
+            known = (is_complete(_load(c["grid"])) or c["counts"] is not None) and not (
+                isinstance(reading, dict) and reading.get("seating_checked") is False)
             complete[c["table_id"]] = complete.get(c["table_id"], True) and known
         for c in cities:
             reading, grid = _load(c["reading"]), _load(c["grid"])

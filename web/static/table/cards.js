@@ -1,7 +1,7 @@
 // A city's card: its photo buttons, typing in, Automaville's counts, corners, teaching the reader.
 import { buildingName, call, el } from "../common.js";
 import { hideProgress, shrink, takeFiles, upload } from "./api.js";
-import { correctedCells, flaggedCount, gridView, typedCount, typingPanel } from "./grid.js";
+import { correctedCells, flaggedCount, gridView, paintTools, typedCount, typingCount } from "./grid.js";
 import { forgetConfirmed, noteMoved, setCardError } from "./state.js";
 import { offerUndo, restoreCity } from "./undo.js";
 import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./words.js";
@@ -109,10 +109,11 @@ export function cityCard(page, city, index) {
   if (unread) card.append(cornerPicker(page, index, `${sentence(page.cardErrors[index] || "no city found in the last photo")} Tap the city's four corners on it, type the city in, or take another photo.`));
   if (city.counts) card.append(countsSummary(page, city));
   if (isAutomaville(table, index) && page.countsOpen.has(index)) card.append(countsForm(page, city, index));
-  if (city.grid && !city.counts && !busy.has(index) && (paint && paint.city === index || typedCount(page, city, index) < 16)) {
-    card.append(typingPanel(page, city, index));
-  }
+  const typing = city.grid && !city.counts && !busy.has(index)
+    && ((paint && paint.city === index) || typedCount(page, city, index) < 16);
+  if (typing) card.append(paintTools(page, index));
   if (city.grid) card.append(gridView(page, city, index));
+  if (typing) card.append(typingCount(page, city, index));
   const corrected = correctedCells(city);
   const low = flaggedCount(page, index);
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
@@ -192,7 +193,7 @@ function teaching(page, city, index, flagged) {
   const row = el("div", { className: "row teach" });
   if (city.reading.accepted) {
     row.append(el("p", { className: "hint learned-note", textContent: "The reader learned this city's tiles" }));
-  } else if (page.table.scores.complete) {
+  } else if (page.table.scores.complete && !page.table.scores.unchecked) {
     row.append(el("p", { className: "hint learned-note", textContent: flagged
       ? `The reader learned this city's tiles (the table is scored, so they count as right), but not the ${plural(flagged, "cell", "cells")} marked ? until checked`
       : "The reader learned this city's tiles (the table is scored, so they count as right)" }));

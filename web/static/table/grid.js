@@ -187,21 +187,28 @@ function sendCell(page, index, r, c, building, next) {
   });
 }
 
-export function typingPanel(page, city, index) {
-  const { buildings: BUILDINGS, short: SHORT } = page.game;
+// Under the cells being typed: how many, and the score so far (what grows as cells are typed
+// goes below them, so that the cells stay where the player taps).
+export function typingCount(page, city, index) {
   const panel = el("div", { className: "typing" });
-  const typed = typedCount(page, city, index);
-  const count = el("p", { className: "typed", textContent: `${typed} of 16 tiles typed` });
+  const count = el("p", { className: "typed", textContent: `${typedCount(page, city, index)} of 16 tiles typed` });
   count.setAttribute("aria-live", "polite");
   panel.append(count);
   const running = runningScore(page, index);
   if (running) panel.append(running);
+  return panel;
+}
+
+// Above the cells: a button per building to paint with. Nothing here moves while painting: the
+// line saying what is painted has a row of its own, and "Done painting" keeps its place.
+export function paintTools(page, index) {
+  const { buildings: BUILDINGS, short: SHORT } = page.game;
   const { paint } = page;
   const painting = paint && paint.city === index;
   const tools = el("div", { className: "paint-tools" });
   tools.setAttribute("role", "group");
   tools.setAttribute("aria-label", `Paint City ${index + 1}: choose a building, then tap cells`);
-  tools.append(el("span", { className: "hint", textContent: painting ? `Painting ${spoken(paint.building)}: tap cells` : "Paint:" }));
+  tools.append(el("span", { className: "hint", textContent: painting ? `Painting ${spoken(paint.building)}: tap cells` : "Paint a building: choose it, then tap cells" }));
   for (const b of BUILDINGS) {
     const on = painting && paint.building === b;
     const button = el("button", { type: "button", className: `paint-pick${on ? " on" : ""}`, title: buildingName(b) },
@@ -218,14 +225,12 @@ export function typingPanel(page, city, index) {
     });
     tools.append(button);
   }
-  if (painting) {
-    const stop = el("button", { type: "button", className: "small paint-stop", textContent: "Done painting" });
-    stop.dataset.focus = `paint-stop:${index}`;
-    stop.addEventListener("click", () => { page.paint = null; page.render(); });
-    tools.append(stop);
-  }
-  panel.append(tools);
-  return panel;
+  const stop = el("button", { type: "button", className: "small paint-stop", textContent: "Done painting" });
+  stop.dataset.focus = `paint-stop:${index}`;
+  stop.classList.toggle("unseen", !painting);
+  stop.addEventListener("click", () => { page.paint = null; page.render(); });
+  tools.append(stop);
+  return tools;
 }
 
 // The city's score so far, by category, as the server scored its tiles in its last answer

@@ -9,7 +9,7 @@ import { fitTags } from "./seat-tags.js";
 import { closeSeating, emptySeats, fitSeating, renderSeating, seatingDiagram, sendTablePhoto, turnSeating } from "./seating.js";
 import { createPage, focusedKey, refocus } from "./state.js";
 import { wireUndo } from "./undo.js";
-import { cityName, listed } from "./words.js";
+import { ago, cityName, listed } from "./words.js";
 
 function render(page) {
   const { table } = page;
@@ -54,7 +54,7 @@ function stillToAdd(table) {
 function readingNow(page) {
   if (page.wholeTable || page.busy.size) return ""; // this phone's own read shows its progress
   return (page.table.reading_now || []).map((read) => `A photo of ${read.what} is being read `
-    + `(sent ${read.seconds} s ago): this page shows it when it is done.`).join(" ");
+    + `(sent ${ago(read.seconds)}): this page shows it when it is done.`).join(" ");
 }
 
 function wire(page) {

@@ -6,7 +6,7 @@ import { replaceWork } from "./cards.js";
 import { isFinal } from "./scoreboard.js";
 import { fitTags, seatTag } from "./seat-tags.js";
 import { forgetConfirmed, refocus, setCardError } from "./state.js";
-import { cityName, esc, listed, plural, sentence } from "./words.js";
+import { ago, cityName, esc, listed, plural, sentence } from "./words.js";
 
 // --- the table seen from above: seats around a circle, each city between its builders ----
 
@@ -102,12 +102,16 @@ export async function sendTablePhoto(page, file) {
 }
 
 // Another phone's photo of the whole table, being read now, fills the seats in a moment, and a
-// second one would replace its cities: the player is asked first (true: send).
+// second one would replace its cities: the player is asked first (true: send), and the page
+// shows that read at once.
 async function noOtherTablePhoto(page) {
   let table;
   try { table = await call("GET", page.api); } catch (error) { return true; } // offline: sending says so
   const other = (table.reading_now || []).find((read) => read.city === null);
-  return !other || confirm(`Another phone sent a photo of the whole table ${other.seconds} s ago and it is being read now. Send yours too? Its cities would replace those.`);
+  if (!other) return true;
+  page.answer(table);
+  page.render();
+  return confirm(`Another phone's photo of the whole table is being read right now (sent ${ago(other.seconds)}). Send yours anyway? Your photo's cities would replace that photo's.`);
 }
 
 // "4 cities found in this photo; 2 seats are still empty. Check the seating.": kept true while

@@ -5,6 +5,7 @@ export const esc = (text) => String(text).replace(/[<&>"]/g, (ch) => ({ "<": "&l
 export const capital = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
 export const sentence = (text) => capital(/[.!?…]$/.test(text) ? text : `${text}.`);
 export const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+export const ago = (seconds) => (seconds < 2 ? "just now" : `${seconds} s ago`); // "sent 4 s ago"
 // ["A"] -> "A", ["A", "B", "C"] -> "A, B and C"
 export const listed = (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items.join(""));
 
