@@ -1612,6 +1612,7 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     expect(panel.locator("#seat-notes li")).to_have_text([
         "A city at the right edge is not complete: it was not read.",
         "Every seat already has a city: nothing more to photograph."])
+    expect(panel.locator("#seat-notes")).to_have_class(re.compile(r"\bsettled\b"))  # not red
     expect(panel.locator("#seat-status")).to_have_text("4 cities found in this photo. Check the seating.")
     expect(panel.locator(".seat-pick")).to_have_text(
         [f"Seat {i + 1} ({PLAYERS[i]} & {PLAYERS[(i + 1) % 4]}): outlined on the photo"
@@ -1799,6 +1800,7 @@ def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(
     expect(panel.locator("#seat-notes li")).to_have_text([
         "Seats 3 (Cy & Dee) and 4 (Dee & Ann) are still empty: photograph each of those cities "
         "on its own, closer, or type it in on its card below."])
+    expect(panel.locator("#seat-notes")).not_to_have_class(re.compile(r"\bsettled\b"))
     expect(panel.locator(".seat-pick")).to_have_text([
         "Seat 1 (Ann & Ben): outlined on the photo", "Seat 2 (Ben & Cy): outlined on the photo",
         "Seat 3 (Cy & Dee): no city yet", "Seat 4 (Dee & Ann): no city yet"])

@@ -267,6 +267,8 @@ function drawSeatPhoto(page, seats) {
   const next = todo(table, notes);
   if (next) notes.push(el("li", { className: "todo", textContent: next }));
   $("seat-notes").replaceChildren(...notes);
+  // a city the photo cut matters only while a seat is empty: else a note, not a warning
+  $("seat-notes").classList.toggle("settled", !emptySeats(table).length);
 }
 
 // The same, as a list of every seat: choose one, then another, and they swap.
