@@ -13,7 +13,8 @@ with PhotoReader().read_all and prints, per count and per tier:
 - cut read: cities cut by the frame's edge that were read as complete (should be 0),
 - false: cities read where the photo has none (a patch of a tiled table top, say; should be 0),
 - false cut: cities reported cut by the frame's edge (or hidden) where the photo has none (a
-  patch of a busy cloth at the edge, say; should be 0),
+  patch of a busy cloth at the edge, say; should be 0); cut said: cities cut by the edge
+  that the answer reports,
 - exact %: found cities whose 16 cells are all right, and the same with the true corners
   (what the classifier alone does at that size: the single-city benchmark's measure),
 - seated %: photos whose complete cities were all found in the truth's seating order
@@ -112,16 +113,18 @@ def measure(job: dict) -> dict:
         exact += reading.grid == city["grid"]
         true_corners = np.array(city["corners"], np.float32)
         exact_true += _reader.read(reading.photo, true_corners).grid == city["grid"]
-    false_cut = sum(not any(search.inside(u.corners.mean(0), np.float32(c["corners"])) or
-                            search.inside(np.mean(c["corners"], 0), u.corners)
-                            for c in truth["cities"]) for u in unread)
+    def near(u, c):
+        return search.inside(u.corners.mean(0), np.float32(c["corners"])) or search.inside(
+            np.mean(c["corners"], 0), u.corners)
+    false_cut = sum(not any(near(u, c) for c in truth["cities"]) for u in unread)
+    cut_said = sum(any(near(u, c) for u in unread) for c in cut)
     order = list(truth["order"])
     seated = matched == order
     around = len(matched) == len(order) and any(matched == order[i:] + order[:i]
                                                  for i in range(len(order)))
     sides = [np.linalg.norm(np.subtract(c["corners"][1], c["corners"][0])) / 4 for c in complete]
     return dict(job, complete=len(complete), cut=len(cut), found=len(set(matched)),
-                cut_read=cut_read, false=false, false_cut=false_cut, exact=exact,
+                cut_read=cut_read, false=false, false_cut=false_cut, cut_said=cut_said, exact=exact,
                 exact_true=exact_true,
                 seated=seated and not false, around=around and not false,
                 min_tile_px=round(float(min(sides)), 1), read_ms=round(read_ms))
@@ -135,6 +138,7 @@ def summarise(rows: list[dict]) -> dict:
             "cut": sum(r["cut"] for r in rows), "cut_read": sum(r["cut_read"] for r in rows),
             "false": sum(r["false"] for r in rows),
             "false_cut": sum(r["false_cut"] for r in rows),
+            "cut_said": sum(r["cut_said"] for r in rows),
             "exact_pct": 100 * sum(r["exact"] for r in rows) / found if found else None,
             "exact_true_pct": 100 * sum(r["exact_true"] for r in rows) / found if found else None,
             "seated_pct": 100 * sum(r["seated"] for r in rows) / len(rows),
@@ -149,12 +153,14 @@ def _fmt(value) -> str:
 
 def table(title: str, groups: dict) -> str:
     lines = [f"\n{title}", f"{'':10}{'photos':>7}{'cities':>8}{'found %':>9}{'cut':>5}"
-             f"{'cut read':>10}{'false':>7}{'false cut':>11}{'exact %':>9}{'true corners':>14}"
+             f"{'cut said':>9}{'cut read':>10}{'false':>7}{'false cut':>11}{'exact %':>9}"
+             f"{'true corners':>14}"
              f"{'seated %':>10}{'around %':>10}"
              f"{'min tile':>10}{'read ms':>9}"]
     for name, s in groups.items():
         lines.append(f"{name:10}{s['photos']:7d}{s['cities']:8d}{_fmt(s['found_pct']):>9}"
-                     f"{s['cut']:5d}{s['cut_read']:10d}{s['false']:7d}{s['false_cut']:11d}"
+                     f"{s['cut']:5d}{s['cut_said']:9d}{s['cut_read']:10d}{s['false']:7d}"
+                     f"{s['false_cut']:11d}"
                      f"{_fmt(s['exact_pct']):>9}"
                      f"{_fmt(s['exact_true_pct']):>14}{_fmt(s['seated_pct']):>10}"
                      f"{_fmt(s['around_pct']):>10}"
