@@ -98,7 +98,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         look = look or reader.look(seen.image, _centred(reader, seen.image, [quad])[0])
         retry, searched = n >= len(todo) + len(halves), False
         if look.not_tiles and (searches or retry):  # corners off: search around it as in a
-            searches -= not retry  # single photo
+            searches -= not retry  # single photo (a search again is not counted)
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
             look = _read_around(reader, seen.image, quad, size,
                                 [lk.quad for lk in found] if retry else [])
