@@ -316,17 +316,13 @@ def test_a_photo_being_read_on_another_phone_is_shown_until_its_cities_are_in(se
             "A photo of the whole table is being read (sent ")
         # A second photo of the whole table meanwhile would replace its cities: asked first,
         # and "no" sends nothing.
-        asked, sent = [], []
+        sent = []
         page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
-        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-        page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
-        for _ in range(100):
-            if asked:
-                break
-            page.wait_for_timeout(50)
+        asked = dismissed(page, lambda: page.set_input_files("#table-photo",
+                                                             str(TABLES / "table-4.jpg")))
         assert re.fullmatch(r"Another phone's photo of the whole table is being read right now "
                             r"\(sent (just now|\d+ s ago)\)\. Send yours anyway\? Your photo's "
-                            r"cities would replace that photo's\.", asked[0])
+                            r"cities would replace that photo's\.", asked)
         page.wait_for_timeout(300)
         assert sent == [] and page.locator(".city .cell").count() == 0
         expect(page.locator("#reading-now")).to_contain_text("A photo of the whole table is being")
@@ -453,6 +449,19 @@ def test_home_page_shows_each_tables_winner_and_the_players_stats(server, browse
 
 
 # --- the table page at phone size (issue 11): results first, busy cities, keyboard, names ---
+
+def dismissed(page, act) -> str:
+    """The message of the dialog that ``act()`` opens, answered "no" (Cancel)."""
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    act()
+    for _ in range(100):
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked, "no dialog was opened"
+    return asked[0]
+
 
 def new_table(page, server, players) -> str:
     created = page.request.post(f"{server}/api/tables", data={"players": players},
@@ -916,12 +925,8 @@ def test_a_new_photo_and_deleting_the_table_are_undone_or_asked_first(server, br
     page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
 
     # A photo of the whole table over a city typed in: asked first; "no" sends nothing.
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
-    for _ in range(100):
-        if asked:
-            break
-        page.wait_for_timeout(50)
+    asked.append(dismissed(page, lambda: page.set_input_files("#table-photo",
+                                                              str(TABLES / "table-4.jpg"))))
     assert asked == ["A new photo replaces City 1's 12 typed tiles. Replace it?"]
     page.wait_for_timeout(300)
     assert sent == [] and cell_labels(page, 1)[0] == ["S", "F", "P", "H"]

@@ -736,16 +736,14 @@ class Store:
                             f"{only} ORDER BY id"):
             found.append((r["cell"], r["building"], True))
             chosen.add((r["table_id"], r["city"], r["reading"], r["row"], r["col"]))
-        cities = db.execute(f"SELECT * FROM cities WHERE 1 = 1{only} "
-                            "ORDER BY table_id, idx").fetchall()
+        cities = [(c, _load(c["reading"]), _load(c["grid"])) for c in db.execute(
+            f"SELECT * FROM cities WHERE 1 = 1{only} ORDER BY table_id, idx")]
         complete = {}  # a table whose scoreboard the players have seen: every city known,
-        for c in cities:  # and no whole-table photo's seating still to check
-            reading = _load(c["reading"])
-            known = (is_complete(_load(c["grid"])) or c["counts"] is not None) and not (
+        for c, reading, grid in cities:  # and no whole-table photo's seating still to check
+            known = (is_complete(grid) or c["counts"] is not None) and not (
                 isinstance(reading, dict) and reading.get("seating_checked") is False)
             complete[c["table_id"]] = complete.get(c["table_id"], True) and known
-        for c in cities:
-            reading, grid = _load(c["reading"]), _load(c["grid"])
+        for c, reading, grid in cities:
             if not c["cells"] or not isinstance(reading, dict) or reading.get("unread") \
                     or not is_complete(grid) or not (reading.get("accepted") or complete[c["table_id"]]):
                 continue

@@ -106,9 +106,11 @@ def standouts(image: np.ndarray, config: VisionConfig) -> list[Candidate]:
     contrast = np.sqrt(np.maximum(cv2.blur(lab * lab, (k, k)) - mean * mean, 0))
     h, w = view.shape[0] // config.standout_spot, view.shape[1] // config.standout_spot
     spots = [cv2.resize(x, (w, h), interpolation=cv2.INTER_AREA) for x in (mean, contrast)]
-    side = max(3, round(config.standout_table * min(h, w) / 4) | 1)  # on a grid 4 times coarser
+    coarse = config.standout_coarse
+    side = max(3, round(config.standout_table * min(h, w) / coarse) | 1)
     table = [cv2.resize(cv2.medianBlur(cv2.resize(np.clip(x, 0, 255).astype(np.uint8),
-                                                  (w // 4, h // 4), interpolation=cv2.INTER_AREA),
+                                                  (w // coarse, h // coarse),
+                                                  interpolation=cv2.INTER_AREA),
                                        side), (w, h), interpolation=cv2.INTER_LINEAR)
              for x in spots]
     away = np.concatenate(spots, 2) - np.concatenate(table, 2).astype(np.float32)
