@@ -109,6 +109,7 @@ def measure(job: dict) -> dict:
             corner_err=round(err, 4),
             turned=roll != 0,
             grid=grid,
+            corners=np.round(reading.corners, 2).tolist(),
         )
     result["read_ms"] = round((time.perf_counter() - t1) * 1000)
     result["truth"] = truth

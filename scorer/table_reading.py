@@ -75,7 +75,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
                     search.squareness(city) >= cfg.table_min_squareness and \
                     not _beside(reader, padded, pad, city):
                 return single  # the one region was one city: a single city's photo
-    candidates = _candidates(reader, photo, factor, padded, pad)
+    stands_out = search.standing_out(small, cfg)  # spots unlike the table around them
+    candidates = _candidates(reader, photo, factor, padded, pad, stands_out)
     if candidates is None:
         return single or _single(reader, photo, [], t0)
     seen, todo = candidates
@@ -117,7 +118,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             if searched and not search.inside(quad.mean(0), look.quad):  # a neighbour's
                 again.append((quad, at_edge, None))
         elif at_edge:  # a city cut by the frame's edge is reported, never read
-            if search.area(quad) >= cfg.cut_min_size * largest:
+            if search.area(quad) >= cfg.cut_min_size * largest and _stands_out(
+                    quad, [lk.quad for lk in found], stands_out, width, cfg):
                 unread.append(_Seen(quad, f"at the {search.side_of(quad, (width, height))} is not complete"))
         elif SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles:
             unread.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
@@ -139,6 +141,23 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     took = (time.perf_counter() - t0) * 1000
     return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),
                         {"decode": seen.decode_ms, "read": took, "total": seen.decode_ms + took})
+
+
+def _stands_out(quad: np.ndarray, cities: list[np.ndarray], mask: np.ndarray, width: int,
+                config) -> bool:
+    """Whether a region cut by the frame's edge stands out from the table over its part in
+    the photo about as much as the cities read do (``mask`` (h, w) from
+    ``search.standing_out``; quads (4, 2) in the pixels of the image read, ``width`` wide).
+
+    On a busy cloth, a patch at the photo's edge beside its own mirror image (the windows
+    look over the photo padded with it) can look like a city to the finder, but it is the
+    table. How much a city stands out depends on the cloth, hence the comparison with the
+    cities of the same photo."""
+    def share(q: np.ndarray) -> float:
+        return search.share_inside(mask, geometry.rescale(q, mask.shape[1] / width))
+
+    usual = float(np.median([share(q) for q in cities])) if cities else 1.0
+    return share(quad) >= max(config.cut_min_standing * usual, config.cut_least_standing)
 
 
 def _read_before(look, found: list, config) -> bool:
@@ -274,7 +293,8 @@ def _one_region(reader: PhotoReader, small: np.ndarray) -> np.ndarray | None:
     return geometry.apply_matrix(regions[0], back)
 
 
-def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray, pad: int):
+def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray, pad: int,
+                stands_out: np.ndarray):
     """Where cities may lie, one region per city, the square ones first, those cut by the
     frame's edge last; None when neither the finder nor the table shows anything city-like.
 
@@ -283,13 +303,15 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     hold one city whole, wherever it lies, look again. Regions standing out from the table
     that hold no city read at first sight come last, read on their tiles' lattice (a city on
     a cloth the finder never saw). ``padded`` is the photo shrunk
-    by ``factor``, padded by ``pad`` pixels of its mirror image. Returns the photo to read
+    by ``factor``, padded by ``pad`` pixels of its mirror image; ``stands_out`` its spots
+    unlike the table around them (``search.standing_out``). Returns the photo to read
     them in and (quad (4, 2) in its pixels, at_edge, a first look or None) for each region.
     """
     cfg = reader.config
     long_side = max(padded.shape[:2]) - 2 * pad  # of the photo shrunk by ``factor``
     small = padded[pad:len(padded) - pad, pad:padded.shape[1] - pad]
-    standing = search.standouts(small, cfg)  # what the finder misses on a cloth it never saw
+    standing = search.standouts(stands_out, small.shape[1], cfg)  # what the finder misses
+    # on a cloth it never saw
     found = _look_over(reader, padded, pad, [s * long_side for s in cfg.table_window_shares])
     if not found + standing:
         return None

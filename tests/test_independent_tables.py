@@ -199,7 +199,7 @@ def test_cities_on_tartan_stand_out_from_it():
     from scorer.vision.config import DEFAULT
 
     image, truth = tables.render_table(21, 4, "tartan", "medium", size=(1200, 900), cut=False)
-    regions = search.standouts(image, DEFAULT)
+    regions = search.standouts(search.standing_out(image, DEFAULT), image.shape[1], DEFAULT)
     for city in truth["cities"]:
         centre = np.mean(city["corners"], axis=0)
         side = np.linalg.norm(np.subtract(city["corners"][1], city["corners"][0]))

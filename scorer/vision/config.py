@@ -68,6 +68,9 @@ class VisionConfig:
     table_edge_px: float = 1.5  # finder pixels: a region this near a window's side touches it
     table_min_squareness: float = 0.75  # a region less square may be two cities: tried last
     cut_min_size: float = 0.4  # a region cut by the edge this share of the largest city: a city
+    cut_min_standing: float = 0.6  # ... whose part in the photo stands out from the table
+    # (search.standing_out) over this share of what the median city read does, ...
+    cut_least_standing: float = 0.1  # ... and over this share of it at least
     unclear_min_tiles: int = 8  # cells that look like tiles in a city hidden in part
     table_centre_min_tiles: int = 4  # a region with this many is centred on its tiles
     table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size

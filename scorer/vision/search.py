@@ -87,16 +87,30 @@ def candidates(masks: np.ndarray, boxes: list[np.ndarray], backs: list[np.ndarra
     return sorted(found, key=lambda c: -c.area)
 
 
-def standouts(image: np.ndarray, config: VisionConfig) -> list[Candidate]:
-    """Regions that stand out from the table around them, largest first: quads (4, 2) in
-    ``image``'s pixels, whole (those reaching the photo's edge are left to the finder).
+def standouts(mask: np.ndarray, width: int, config: VisionConfig) -> list[Candidate]:
+    """Regions that stand out from the table around them (``mask``, from ``standing_out``
+    of an image ``width`` pixels wide), largest first: quads (4, 2) in that image's pixels,
+    whole (those reaching the photo's edge are left to the finder). The finder knows the
+    tables it learned on, and a busy cloth it never saw can hide a city from it."""
+    h, w = mask.shape
+    found = []
+    for quad in geometry.quads_from_mask(mask, config.standout_min_area, config.table_regions):
+        if (quad.min(0) < 1).any() or (quad.max(0) > (w - 2, h - 2)).any():
+            continue  # reaching the photo's edge: a cut city, or the floor beyond the table
+        if squareness(quad) >= config.standout_min_squareness:
+            found.append(Candidate(geometry.rescale(quad, width / w), False))
+    return found
 
-    The finder knows the tables it learned on, and a busy cloth it never saw can hide a city
-    from it. Yet however busy the cloth, a city's tiles are not the cloth: blurred over a few
-    of its repeats, a cloth's pattern is an even colour and contrast, and the tiles' differ
-    from those of the table around them. Each spot's colour (Lab) and contrast is compared
-    with their median over a wide neighbourhood (a lamp's pool of light is the table too),
-    in units of the spread of that difference over the photo.
+
+def standing_out(image: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """Which spots of the photo stand out from the table around them: a mask (h, w) bool,
+    each spot ``config.standout_spot`` pixels of the photo shrunk to ``config.standout_px``.
+
+    However busy the cloth, a city's tiles are not the cloth: blurred over a few of its
+    repeats, a cloth's pattern is an even colour and contrast, and the tiles' differ from
+    those of the table around them. Each spot's colour (Lab) and contrast is compared with
+    their median over a wide neighbourhood (a lamp's pool of light is the table too), in
+    units of the spread of that difference over the photo.
     """
     scale = config.standout_px / max(image.shape[:2])
     view = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -116,14 +130,17 @@ def standouts(image: np.ndarray, config: VisionConfig) -> list[Candidate]:
     away = np.concatenate(spots, 2) - np.concatenate(table, 2).astype(np.float32)
     spread = np.median(np.abs(away).reshape(-1, away.shape[2]), 0) + 1
     mask = np.sqrt(((away / spread) ** 2).sum(2)) > config.standout_limit
-    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    found = []
-    for quad in geometry.quads_from_mask(mask, config.standout_min_area, config.table_regions):
-        if (quad.min(0) < 1).any() or (quad.max(0) > (w - 2, h - 2)).any():
-            continue  # reaching the photo's edge: a cut city, or the floor beyond the table
-        if squareness(quad) >= config.standout_min_squareness:
-            found.append(Candidate(geometry.rescale(quad, image.shape[1] / w), False))
-    return found
+    return cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
+                            np.ones((2, 2), np.uint8)).astype(bool)
+
+
+def share_inside(mask: np.ndarray, quad: np.ndarray) -> float:
+    """The share of a quad's part inside a mask (h, w) bool that is set; the quad (4, 2) in
+    the mask's pixels, 0.0 when no part of it lies inside."""
+    shape = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(shape, np.int32(np.round(quad)), 1)
+    inside = shape.astype(bool)
+    return float(mask[inside].mean()) if inside.any() else 0.0
 
 
 def typical_extent(found: list[Candidate], config: VisionConfig) -> float | None:
