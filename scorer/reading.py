@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .city import BUILDINGS, SIZE, City
+from .city import BUILDINGS, SIZE, TAVERN_KINDS, City
 from .errors import GridNotFound, ImageError, TableError
 from .photo import DecodeBudget, Photo, open_photo
 from .vision import geometry
@@ -261,15 +261,26 @@ class PhotoReader:
         """The classifier on every cell of warped cities (N, S, S, 3): building (16 N, L),
         turn (16 N, 4) and features (16 N, D), row-major city by city (of warps of ``cells``
         x ``cells``: cells² a warp)."""
+        return self.classifier.predict(*self._crops(cities, cells))
+
+    def _crops(self, cities: list[np.ndarray], cells: int = SIZE,
+               only=None) -> tuple[np.ndarray, np.ndarray]:
+        """What the classifier reads of every cell of warped cities (N, S, S, 3), or ``only``
+        of these row-major cells of each: the cell with its margin (n N, T, T, 3) and its icon
+        corner (n N, C, C, 3)."""
         cfg = self.config
-        return self.classifier.predict(
-            np.concatenate([geometry.tile_crops(c, cfg, cells) for c in cities]),
-            np.concatenate([geometry.corner_crops(c, cfg, cells) for c in cities]))
+        return (np.concatenate([geometry.tile_crops(c, cfg, cells, only) for c in cities]),
+                np.concatenate([geometry.corner_crops(c, cfg, cells, only) for c in cities]))
 
     def _buildings(self, upright: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Building probabilities (16 N, L), with what was learned, and features (16 N, D)
         of the cells of upright warped cities."""
-        probs, _, features = self._classify(upright)
+        return self._buildings_of(*self._crops(upright))
+
+    def _buildings_of(self, tiles: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Building probabilities (N, L), with what was learned, and features (N, D) of cells
+        from their crops (``_crops``)."""
+        probs, _, features = self.classifier.predict(tiles, corners)
         if self.adaptation is not None:
             probs = self.adaptation.adjust(probs, features)
         return probs, features
@@ -578,7 +589,9 @@ class PhotoReader:
         return reading
 
     def reading_of(self, look: _Look, photo: Photo) -> Reading:
-        """The legal city decoded from a look at ``photo`` (its quad in the image's pixels)."""
+        """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),
+        its doubtful cells looked at again (``steadied``)."""
+        look = self.steadied(photo.image, look)
         chosen, confidence, duplex = self.decode(look.probs)
         return Reading(
             grid=[[BUILDINGS[i] for i in row] for row in chosen],
@@ -591,6 +604,39 @@ class PhotoReader:
             adapted=self.adaptation is not None,
             config=self.config,
         )
+
+    def steadied(self, image: np.ndarray, look: _Look) -> _Look:
+        """The look with each doubtful cell's tavern kind read over the city seen again a
+        little shifted and scaled (``config.steady_shifts``, ``steady_scales``): the cell's
+        chance of being a tavern stays, and splits between the kinds as they are read over
+        all views.
+
+        A small, blurred tile's icon lies on few pixels, and which of them the classifier
+        sees decides a tavern's kind: on hard photos, one view of a food tavern may read as
+        drink where the views around it do not. Which building a tile shows is left to the
+        one view: averaged over the views too, a printing the model never saw read worse.
+        Cells that read surely stay as they are."""
+        doubtful = self.sureness(look.probs) < self.config.low_confidence
+        if not doubtful.any():
+            return look
+        upright = np.roll(look.quad, look.k, axis=0)
+        centre = upright.mean(0)
+        cell = np.linalg.norm(upright - np.roll(upright, 1, axis=0), axis=1).mean() / SIZE
+        cfg = self.config
+        quads = [upright + np.float32([dx, dy]) * cell for dx in cfg.steady_shifts
+                 for dy in cfg.steady_shifts if dx or dy]
+        quads += [(upright - centre) * scale + centre for scale in cfg.steady_scales]
+        which = np.flatnonzero(doubtful)  # row-major, in the upright city
+        views, _ = self._buildings_of(*self._crops(
+            [geometry.warp_city(image, q, cfg) for q in quads], only=which))
+        probs = look.probs.reshape(SIZE * SIZE, -1).copy()
+        kinds = [self.classifier.labels.index(kind) for kind in TAVERN_KINDS]
+        seen = (probs[which][:, kinds] + views.reshape(len(quads), len(which), -1)[..., kinds]
+                .sum(0))  # each kind over all views: how the chance of a tavern splits
+        probs[np.ix_(which, kinds)] = probs[which][:, kinds].sum(1, keepdims=True) * seen / \
+            seen.sum(1, keepdims=True)
+        return _Look(look.quad, look.k, look.upright, probs.reshape(look.probs.shape),
+                     look.cells, look.not_tiles, look.emptiness)
 
     def _sharp_enough(self, photo: Photo, first: np.ndarray, rest: Iterator[np.ndarray]):
         """The photo at full size when the city's cells are too small in a half-size decode.

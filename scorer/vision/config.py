@@ -49,6 +49,9 @@ class VisionConfig:
     corner_span: tuple[float, float] = (-0.06, 0.44)  # icon corner, in cell units
     corner_input: int = 48
     low_confidence: float = 0.8  # below this a cell is flagged for the player to check
+    steady_shifts: tuple[float, ...] = (-0.08, 0, 0.08)  # a doubtful cell's tavern kind is
+    # read again with the city shifted this many cells each way (both ways at once too), ...
+    steady_scales: tuple[float, ...] = (0.95, 1.05)  # ... and scaled so, over all the views
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells

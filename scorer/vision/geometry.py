@@ -183,30 +183,28 @@ def cell_box(warped_side: int, row: int, col: int, lo: float, hi: float,
     return int(round(x0)), int(round(y0)), int(round(x1)), int(round(y1))
 
 
-def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE) -> np.ndarray:
+def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE,
+               only=None) -> np.ndarray:
     """Every cell with a margin of its neighbours: (16, T, T, 3) uint8, row-major (of a
-    warp of ``cells`` x ``cells``: (cells², T, T, 3))."""
-    crops = []
-    for row in range(cells):
-        for col in range(cells):
-            x0, y0, x1, y1 = cell_box(len(warped), row, col, -config.tile_margin,
-                                      1 + config.tile_margin, config)
-            size = (config.tile_input, config.tile_input)
-            crops.append(cv2.resize(warped[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA))
-    return np.stack(crops)
+    warp of ``cells`` x ``cells``: (cells², T, T, 3); ``only`` these row-major cells)."""
+    span = (-config.tile_margin, 1 + config.tile_margin)
+    return _crops(warped, config, cells, only, span, config.tile_input)
 
 
-def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT,
-                 cells: int = SIZE) -> np.ndarray:
+def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE,
+                 only=None) -> np.ndarray:
     """A sharper look at each cell's top-left corner, where the icon is: (16, C, C, 3) uint8
-    (of a warp of ``cells`` x ``cells``: (cells², C, C, 3))."""
+    (of a warp of ``cells`` x ``cells``: (cells², C, C, 3); ``only`` these row-major cells)."""
+    return _crops(warped, config, cells, only, config.corner_span, config.corner_input)
+
+
+def _crops(warped: np.ndarray, config: VisionConfig, cells: int, only, span: tuple[float, float],
+           side: int) -> np.ndarray:
+    """Each cell's part from ``span[0]`` to ``span[1]`` (in cell units), shrunk to ``side``."""
     crops = []
-    lo, hi = config.corner_span
-    for row in range(cells):
-        for col in range(cells):
-            x0, y0, x1, y1 = cell_box(len(warped), row, col, lo, hi, config)
-            size = (config.corner_input, config.corner_input)
-            crops.append(cv2.resize(warped[y0:y1, x0:x1], size, interpolation=cv2.INTER_AREA))
+    for at in range(cells * cells) if only is None else only:
+        x0, y0, x1, y1 = cell_box(len(warped), at // cells, at % cells, *span, config)
+        crops.append(cv2.resize(warped[y0:y1, x0:x1], (side, side), interpolation=cv2.INTER_AREA))
     return np.stack(crops)
 
 
