@@ -264,7 +264,7 @@ class PhotoReader:
         return self.classifier.predict(*self._crops(cities, cells))
 
     def _crops(self, cities: list[np.ndarray], cells: int = SIZE,
-               only=None) -> tuple[np.ndarray, np.ndarray]:
+               only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """What the classifier reads of every cell of warped cities (N, S, S, 3), or ``only``
         of these row-major cells of each: the cell with its margin (n N, T, T, 3) and its icon
         corner (n N, C, C, 3)."""

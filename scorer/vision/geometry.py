@@ -184,7 +184,7 @@ def cell_box(warped_side: int, row: int, col: int, lo: float, hi: float,
 
 
 def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE,
-               only=None) -> np.ndarray:
+               only: np.ndarray | None = None) -> np.ndarray:
     """Every cell with a margin of its neighbours: (16, T, T, 3) uint8, row-major (of a
     warp of ``cells`` x ``cells``: (cells², T, T, 3); ``only`` these row-major cells)."""
     span = (-config.tile_margin, 1 + config.tile_margin)
@@ -192,14 +192,14 @@ def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = 
 
 
 def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE,
-                 only=None) -> np.ndarray:
+                 only: np.ndarray | None = None) -> np.ndarray:
     """A sharper look at each cell's top-left corner, where the icon is: (16, C, C, 3) uint8
     (of a warp of ``cells`` x ``cells``: (cells², C, C, 3); ``only`` these row-major cells)."""
     return _crops(warped, config, cells, only, config.corner_span, config.corner_input)
 
 
-def _crops(warped: np.ndarray, config: VisionConfig, cells: int, only, span: tuple[float, float],
-           side: int) -> np.ndarray:
+def _crops(warped: np.ndarray, config: VisionConfig, cells: int, only: np.ndarray | None,
+           span: tuple[float, float], side: int) -> np.ndarray:
     """Each cell's part from ``span[0]`` to ``span[1]`` (in cell units), shrunk to ``side``."""
     crops = []
     for at in range(cells * cells) if only is None else only:
