@@ -627,14 +627,13 @@ class PhotoReader:
                  for dy in cfg.steady_shifts if dx or dy]
         quads += [(upright - centre) * scale + centre for scale in cfg.steady_scales]
         which = np.flatnonzero(doubtful)  # row-major, in the upright city
-        views, _ = self._buildings_of(*self._crops(
+        read, _ = self._buildings_of(*self._crops(
             [geometry.warp_city(image, q, cfg) for q in quads], only=which))
         probs = look.probs.reshape(SIZE * SIZE, -1).copy()
-        kinds = [self.classifier.labels.index(kind) for kind in TAVERN_KINDS]
-        seen = (probs[which][:, kinds] + views.reshape(len(quads), len(which), -1)[..., kinds]
-                .sum(0))  # each kind over all views: how the chance of a tavern splits
-        probs[np.ix_(which, kinds)] = probs[which][:, kinds].sum(1, keepdims=True) * seen / \
-            seen.sum(1, keepdims=True)
+        tavern = [self.classifier.labels.index(kind) for kind in TAVERN_KINDS]
+        kinds = np.ix_(which, tavern)  # each doubtful cell's tavern kinds
+        split = probs[kinds] + read.reshape(len(quads), len(which), -1)[..., tavern].sum(0)
+        probs[kinds] = probs[kinds].sum(1, keepdims=True) * split / split.sum(1, keepdims=True)
         return _Look(look.quad, look.k, look.upright, probs.reshape(look.probs.shape),
                      look.cells, look.not_tiles, look.emptiness)
 
