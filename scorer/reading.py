@@ -18,7 +18,7 @@ import numpy as np
 from .city import BUILDINGS, SIZE, TAVERN_KINDS, City
 from .errors import GridNotFound, ImageError, TableError
 from .photo import DecodeBudget, Photo, open_photo
-from .vision import geometry
+from .vision import geometry, lattice, search
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors, Evidence, fit
 from .vision.config import ADAPT, DEFAULT, AdaptConfig, VisionConfig
 from .vision.constraints import decode_city
@@ -123,33 +123,36 @@ class PhotoReader:
             raise GridNotFound(NO_CITY)
         return quad
 
-    def city_candidates(self, image: np.ndarray) -> Iterator[np.ndarray]:
+    def city_candidates(self, image: np.ndarray, on_tiles: bool = True) -> Iterator[np.ndarray]:
         """Corner estimates, most likely first, each (4, 2) float32 clockwise from the top left.
 
-        Each hypothesis of where the city lies (see ``_hypotheses``) is then looked at warped
-        square, where perspective no longer squeezes the far side, to centre the corners on
-        the tiles. The estimates are made only when asked for, i.e. while none can be read.
+        Each hypothesis of where the city lies (see ``_hypotheses``; without ``on_tiles``,
+        the finder's alone) is then looked at warped square, where perspective no longer
+        squeezes the far side, to centre the corners on the tiles. The estimates are made
+        only when asked for, i.e. while none can be read.
         """
         cfg = self.config
         factor = max(1, -(-max(image.shape[:2]) // cfg.work_px))
         small = geometry.shrink(image, factor)  # every look works on one shrunk copy
         tried = []
-        for quad, max_shift in self._hypotheses(small):
+        for quad, max_shift in self._hypotheses(small, on_tiles):
             for _ in range(cfg.rectified_looks):
                 quad = self._rectified_look(small, quad, max_shift)
             if all(np.abs(quad - t).max() > 0.5 for t in tried):
                 tried.append(quad)
                 yield geometry.rescale(quad, factor)
 
-    def _hypotheses(self, image: np.ndarray) -> Iterator[tuple[np.ndarray, float]]:
+    def _hypotheses(self, image: np.ndarray,
+                    on_tiles: bool = True) -> Iterator[tuple[np.ndarray, float]]:
         """Where the city may be, most likely first, and how far the square looks may move it.
 
         The largest region of a look at the whole photo, seen closer; the same with the square
         looks free to move it, or not used; that region as the whole photo's look outlined it
-        (a closer look on a busy cloth can lose a city the first look had); the other
-        regions; the largest seen from further back (a first guess cut short); then closer
-        searches in overlapping windows, for a city small in the frame. Quads are in pixels
-        of ``image``.
+        (a closer look on a busy cloth can lose a city the first look had); the city placed
+        by what it is rather than by the finder's outline (``_on_tiles``: a cloth the finder
+        never saw can hide the city or blur its outline); the other regions; the largest
+        seen from further back (a first guess cut short); then closer searches in
+        overlapping windows, for a city small in the frame. Quads are in pixels of ``image``.
         """
         cfg = self.config
         view, back = geometry.finder_view(image, None, cfg.finder_px)
@@ -160,12 +163,32 @@ class PhotoReader:
             yield first, np.inf
             yield first, 0.0
             yield regions[0], np.inf
+        for block in self._on_tiles(image, regions[:1]) if on_tiles else []:
+            yield block, 0.0  # the finder's looks at it may be what misled it
         for region in regions[1:]:
             yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
         if regions:
             yield self._closer_look(image, regions[0], cfg.wide_expand), cfg.refine_max_shift
         for region in self._window_search(image):
             yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
+
+    def _on_tiles(self, image: np.ndarray, regions: list[np.ndarray]) -> Iterator[np.ndarray]:
+        """Where the city lies by what a city is: a square block of tiles whose edges and
+        gaps repeat once a cell. The finder's ``regions`` and the regions that stand out
+        from the table (``search.standing_out``, largest first), each made a square turned
+        to the edges inside it (``lattice.squared``: a round blob of the finder's has no
+        sides to follow) and put on its tiles' lattice (``lattice.blocks``). Quads (4, 2)
+        in ``image``'s pixels.
+
+        A city's tiles stand out from any cloth, but their gaps and plain parts may not:
+        the spots standing out are first closed over ``config.standout_close`` spots."""
+        cfg = self.config
+        mask = search.standing_out(image, cfg).astype(np.uint8)
+        close = np.ones((cfg.standout_close, cfg.standout_close), np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close).astype(bool)
+        standing = search.standouts(mask, image.shape[1], cfg)[:cfg.standout_regions]
+        for quad in regions + [region.quad for region in standing]:
+            yield lattice.blocks(image, lattice.squared(image, quad), cfg)[0]
 
     def _window_search(self, image: np.ndarray) -> list[np.ndarray]:
         """Regions found in overlapping square windows of the photo, whole ones only.

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.vision import geometry, lattice
+from scorer.vision import geometry, lattice, search
 from scorer.vision.config import DEFAULT
 from tests.helpers import corner_error
 from tests.photos import photo, truth
@@ -36,3 +36,25 @@ def test_a_rough_outline_is_brought_near_the_tiles(case, shift, scale, turn):
     assert len(found) == 9
     # within reach of centring on the tiles (the reader reads all nine and keeps the best)
     assert min(corner_error(q, corners) for q in found) < 0.5
+
+
+def _turn(corners: np.ndarray) -> float:
+    """The mean direction of a quad's (4, 2) sides, in degrees, a quarter turn being none."""
+    sides = np.roll(corners, -1, axis=0) - corners
+    return float(np.degrees(np.angle(np.exp(4j * np.arctan2(sides[:, 1], sides[:, 0])).sum())) / 4)
+
+
+@pytest.mark.parametrize("case", ["easy-05", "medium-00", "medium-02", "hard-03"])
+def test_a_region_with_no_sides_to_follow_is_squared_to_the_tiles_edges(case):
+    """A region outlined by the box around the city (its sides not the city's) is made a
+    square as large, turned the way the tiles' edges run, within a few degrees."""
+    image = cv2.cvtColor(cv2.imread(str(photo(case))), cv2.COLOR_BGR2RGB)
+    corners = np.float32(truth(case)["corners"])
+    lo, hi = corners.min(0), corners.max(0)
+    box = np.float32([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])])
+    squared = lattice.squared(image, box)
+    off = lambda a, b: abs((a - b + 45) % 90 - 45)  # noqa: E731
+    assert off(_turn(box), _turn(corners)) > 15  # the box's sides would mislead
+    assert off(_turn(squared), _turn(corners)) < 3
+    assert np.linalg.norm(squared.mean(0) - box.mean(0)) < 1
+    assert search.area(squared) == pytest.approx(search.area(box), rel=0.01)

@@ -242,16 +242,41 @@ def test_a_city_that_reads_surely_is_not_read_again(reader):
     assert reader.steadied(image, look) is look
 
 
-def test_a_small_tavern_s_kind_is_read_from_the_views_around_it(reader):
-    """A hard photo from bench/independent_photos.py (written apart from training): two
-    blurred taverns' icons read as drink from the outline found; read again a little shifted
-    and scaled, they read as what they are (music, food)."""
+def independent_photo(seed: int, family: str, tier: str, size=(1600, 1200)):
+    """A photo of the game's artwork from bench/independent_photos.py (written apart from
+    training) and its truth; skipped without the tile art."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import independent_photos
 
     if not (independent_photos.ART_DIR / "duplex.json").exists():
         pytest.skip(f"tile art not found at {independent_photos.ART_DIR}")
-    image, want = independent_photos.render(55500000, "polka", "hard", "artwork")
+    return independent_photos.render(seed, family, tier, "artwork", size=size)
+
+
+def test_a_small_tavern_s_kind_is_read_from_the_views_around_it(reader):
+    """A hard photo of the independent renderer: two blurred taverns' icons read as drink
+    from the outline found; read again a little shifted and scaled, they read as what they
+    are (music, food)."""
+    image, want = independent_photo(55500000, "polka", "hard")
     reading = reader.read(image)
     assert reading.grid == want["grid"]
     assert min(min(row) for row in reading.confidence) < reader.config.low_confidence
+
+
+@pytest.mark.parametrize("seed, family, tier, size", [
+    (55500002, "tartan", "easy", (1200, 1600)),  # the finder sees two blobs, neither the city
+    (55500004, "ceramic", "medium", (1600, 1200)),  # ... one round blob, the city turned 43 deg
+])
+def test_a_city_the_finder_misses_on_a_cloth_is_found_by_its_tiles(reader, monkeypatch, seed,
+                                                                    family, tier, size):
+    """Photos of the independent renderer where no outline from the city finder shows
+    sixteen tiles: the city is placed by what it is (``_on_tiles``: the regions standing
+    out from the table, squared to their tiles' edges, on their tiles' lattice)."""
+    image, want = independent_photo(seed, family, tier, size)
+    with monkeypatch.context() as patch:
+        patch.setattr(reader, "_on_tiles", lambda image, regions: iter(()))
+        assert all(look.not_tiles for look in reader._looks_tried(
+            image, reader.city_candidates(image)))  # the finder's outlines alone
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25

@@ -24,7 +24,7 @@ class VisionConfig:
     finder_regions: int = 3  # regions of the first look tried, largest first
     window_share: float = 0.5  # a closer search: square windows of this share of the long side
     window_steps: int = 3  # ... this many along each side of the photo
-    max_candidates: int = 12  # corner estimates tried before the best reading is kept
+    max_candidates: int = 15  # corner estimates tried before the best reading is kept
     rectified_looks: int = 2  # then looks at the city warped square, to centre the corners
     refine_max_shift: float = 1 / 3  # ... each moving a corner by at most this many cells
     rectified_min_area: float = 0.3  # ... and finding a region of at least this share
@@ -103,6 +103,9 @@ class VisionConfig:
     # median distance over the photo, per colour channel and its contrast)
     standout_min_area: float = 0.002  # a region standing out, as a share of the photo, ...
     standout_min_squareness: float = 0.5  # ... and this square may be a city
+    standout_close: int = 5  # a single city's photo: the spots closed over this many (the
+    # gaps between tiles), ...
+    standout_regions: int = 2  # ... and this many of its regions tried, largest first
     snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
     snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
     # once a cell, a cell this many times the outline's, ...

@@ -19,6 +19,27 @@ from .config import VisionConfig
 from .geometry import SIZE
 
 
+def squared(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """A square as large as the region ``quad`` (4, 2) and centred on it, turned to the edges
+    inside it: (4, 2) float32 clockwise, in ``image``'s pixels.
+
+    A city's tile edges and gaps run two ways a quarter turn apart, so the direction that
+    the brightness edges inside the region share (their angle taken four times over, a
+    quarter turn being no turn) is the city's, whatever outline the region has.
+    """
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    inside = np.zeros(grey.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.int32(np.round(quad)), 1)
+    inside = inside.astype(bool)
+    dx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)[inside]
+    dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)[inside]
+    turn = float(np.angle((np.hypot(dx, dy) * np.exp(4j * np.arctan2(dy, dx))).sum())) / 4
+    half = np.sqrt(max(cv2.contourArea(np.float32(quad)), 1.0)) / 2
+    rotation = np.float32([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    corners = np.float32([[-half, -half], [half, -half], [half, half], [-half, half]])
+    return geometry.order_clockwise(corners @ rotation.T + np.float32(quad).mean(0))
+
+
 def blocks(image: np.ndarray, quad: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
     """4x4-cell blocks on the tile lattice near ``quad`` (4, 2), in ``image``'s pixels: the
     block nearest the outline's centre, then the eight a cell away from it. Each (4, 2)
@@ -49,7 +70,8 @@ def blocks(image: np.ndarray, quad: np.ndarray, config: VisionConfig) -> list[np
                  np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1))[:, inner].sum(1))
         strength, lattice = 0.0, []
         for profile in edges:
-            waves_seen = waves @ (profile - profile.mean())
+            waves_seen = np.einsum("ps,s->p", waves, profile - profile.mean())  # not BLAS:
+            # its worker threads keep spinning after a product and slow the models run next
             k = int(np.argmax(np.abs(waves_seen)))
             period, wave = periods[k], waves_seen[k]
             strength += float(abs(wave))
