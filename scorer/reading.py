@@ -164,7 +164,7 @@ class PhotoReader:
             yield first, 0.0
             yield regions[0], np.inf
         for block in self._on_tiles(image, regions[:1]) if on_tiles else []:
-            yield block, 0.0  # the finder's looks at it may be what misled it
+            yield block, 0.0  # not moved by the finder's looks: they may be what misled it
         for region in regions[1:]:
             yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
         if regions:

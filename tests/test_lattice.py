@@ -44,6 +44,11 @@ def _turn(corners: np.ndarray) -> float:
     return float(np.degrees(np.angle(np.exp(4j * np.arctan2(sides[:, 1], sides[:, 0])).sum())) / 4)
 
 
+def _degrees_apart(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two quads' (4, 2) directions are, in degrees (0 to 45)."""
+    return abs((_turn(a) - _turn(b) + 45) % 90 - 45)
+
+
 @pytest.mark.parametrize("case", ["easy-05", "medium-00", "medium-02", "hard-03"])
 def test_a_region_with_no_sides_to_follow_is_squared_to_the_tiles_edges(case):
     """A region outlined by the box around the city (its sides not the city's) is made a
@@ -53,8 +58,7 @@ def test_a_region_with_no_sides_to_follow_is_squared_to_the_tiles_edges(case):
     lo, hi = corners.min(0), corners.max(0)
     box = np.float32([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])])
     squared = lattice.squared(image, box)
-    off = lambda a, b: abs((a - b + 45) % 90 - 45)  # noqa: E731
-    assert off(_turn(box), _turn(corners)) > 15  # the box's sides would mislead
-    assert off(_turn(squared), _turn(corners)) < 3
+    assert _degrees_apart(box, corners) > 15  # the box's sides would mislead
+    assert _degrees_apart(squared, corners) < 3
     assert np.linalg.norm(squared.mean(0) - box.mean(0)) < 1
     assert search.area(squared) == pytest.approx(search.area(box), rel=0.01)
