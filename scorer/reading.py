@@ -414,8 +414,7 @@ class PhotoReader:
                 framings.append(framing)
         for degrees in cfg.reframe_turns:
             for turn in (np.radians(degrees), -np.radians(degrees)):
-                rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-                turned = (cells - SIZE / 2) @ rotation.T
+                turned = geometry.turned(cells, turn, (SIZE / 2, SIZE / 2)) - SIZE / 2
                 fit = 1 / (abs(np.cos(turn)) + abs(np.sin(turn)))  # inside the outline
                 framings += [np.float32(turned * k + SIZE / 2) for k in (1, fit)]
         reach = max(abs(m) for m in cfg.reframe_moves) + 2 * cfg.tile_margin  # in cells

@@ -157,6 +157,15 @@ def _seen_box(corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray 
     return np.array([points.min(0) - 1, points.max(0) + 1])
 
 
+def turned(points: np.ndarray, angle: float, about) -> np.ndarray:
+    """Points (N, 2) turned by ``angle`` radians about the point ``about`` (2,), clockwise as
+    seen in an image (y down): (N, 2) float32."""
+    c, s = np.cos(angle), np.sin(angle)
+    about = np.asarray(about, np.float64)
+    return np.float32((np.asarray(points, np.float64) - about) @ np.array([[c, s], [-s, c]])
+                      + about)
+
+
 def square(offset: float, side: float) -> np.ndarray:
     """(4, 2) float32 corners TL TR BR BL of an axis-aligned square."""
     return np.array([[offset, offset], [offset + side, offset], [offset + side, offset + side],

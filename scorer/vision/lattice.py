@@ -27,17 +27,21 @@ def squared(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     the brightness edges inside the region share (their angle taken four times over, a
     quarter turn being no turn) is the city's, whatever outline the region has.
     """
-    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    corners = np.int32(np.round(quad))
+    h, w = image.shape[:2]  # the region's box, a pixel wider for the edges at its border
+    x0, y0 = np.clip(corners.min(0) - 1, 0, (w, h))
+    x1, y1 = np.clip(corners.max(0) + 2, 0, (w, h))
+    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_RGB2GRAY).astype(np.float32)
     inside = np.zeros(grey.shape, np.uint8)
-    cv2.fillConvexPoly(inside, np.int32(np.round(quad)), 1)
+    cv2.fillConvexPoly(inside, corners - (x0, y0), 1)
     inside = inside.astype(bool)
     dx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)[inside]
     dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)[inside]
     turn = float(np.angle((np.hypot(dx, dy) * np.exp(4j * np.arctan2(dy, dx))).sum())) / 4
     half = np.sqrt(max(cv2.contourArea(np.float32(quad)), 1.0)) / 2
-    rotation = np.float32([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    corners = np.float32([[-half, -half], [half, -half], [half, half], [-half, half]])
-    return geometry.order_clockwise(corners @ rotation.T + np.float32(quad).mean(0))
+    centre = np.float32(quad).mean(0)
+    square = np.float32([[-half, -half], [half, -half], [half, half], [-half, half]]) + centre
+    return geometry.order_clockwise(geometry.turned(square, turn, centre))
 
 
 def blocks(image: np.ndarray, quad: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
@@ -61,9 +65,8 @@ def blocks(image: np.ndarray, quad: np.ndarray, config: VisionConfig) -> list[np
     waves = np.exp(-2j * np.pi * at[None] / periods[:, None])  # (periods, side)
     best = None
     for turn in config.snap_turns:
-        a = np.deg2rad(turn)
-        turned = (quad - centre) @ np.float32([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
-        to_view = cv2.getPerspectiveTransform((turned + centre).astype(np.float32), target)
+        to_view = cv2.getPerspectiveTransform(geometry.turned(quad, np.deg2rad(turn), centre),
+                                              target)
         view = cv2.warpPerspective(image, to_view, (side, side), flags=cv2.INTER_AREA)
         grey = cv2.cvtColor(view, cv2.COLOR_RGB2GRAY).astype(np.float32)
         edges = (np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0))[inner].sum(0),
