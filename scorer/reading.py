@@ -191,7 +191,9 @@ class PhotoReader:
             yield lattice.blocks(image, lattice.squared(image, quad), cfg)[0]
 
     def _window_search(self, image: np.ndarray) -> list[np.ndarray]:
-        """Regions found in overlapping square windows of the photo, whole ones only.
+        """Regions found in overlapping square windows of the photo, whole ones only, the
+        nearest the photo's centre first (a neighbour's city may lie in view too, but the
+        player aimed at their own).
 
         All windows go through the finder in one batch. Quads are in pixels of ``image``.
         """
@@ -213,7 +215,8 @@ class PhotoReader:
             for quad in geometry.quads_from_mask(inner, cfg.finder_min_area * 4, 1):
                 if (quad > 1).all() and (quad < len(mask) - 2).all():
                     found.append(geometry.apply_matrix(quad, back))
-        return found
+        middle = np.float32([w, h]) / 2
+        return sorted(found, key=lambda q: float(np.linalg.norm(q.mean(0) - middle)))
 
     def _closer_look(self, image: np.ndarray, quad: np.ndarray, expand: float) -> np.ndarray:
         """The finder again on a box ``expand`` times the quad's size around it: (4, 2)."""

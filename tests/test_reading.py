@@ -11,6 +11,7 @@ from photos import CASES, EMPTY_TABLE, photo, truth
 
 from scorer.errors import GridNotFound
 from scorer.photo import Photo
+from scorer.vision import geometry
 from scorer.vision.image_io import read_photo
 
 
@@ -275,6 +276,20 @@ def test_a_city_the_finder_misses_on_a_cloth_is_found_by_its_tiles(reader, seed,
     image, want = independent_photo(seed, family, tier, size)
     assert all(look.not_tiles for look in reader._looks_tried(
         image, reader.city_candidates(image, on_tiles=False)))  # the finder's outlines alone
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
+
+
+def test_of_two_whole_cities_in_view_the_one_aimed_at_is_read(reader):
+    """A photo of the independent renderer with a neighbour's city whole in view above the
+    player's, on a tartan where the finder's look at the whole photo shows neither: the
+    windows find both, and the city nearest the photo's centre, the one aimed at, is read."""
+    image, want = independent_photo(55600002, "tartan", "medium", (1200, 1600))
+    factor = -(-max(image.shape[:2]) // reader.config.work_px)
+    found = reader._window_search(geometry.shrink(image, factor))
+    city = np.float32(want["corners"]).mean(0)
+    assert any(np.linalg.norm(q.mean(0) * factor - city) > 300 for q in found)  # the neighbour
     reading = reader.read(image)
     assert reading.grid == want["grid"]
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
