@@ -123,19 +123,21 @@ class PhotoReader:
             raise GridNotFound(NO_CITY)
         return quad
 
-    def city_candidates(self, image: np.ndarray, on_tiles: bool = True) -> Iterator[np.ndarray]:
+    def city_candidates(self, image: np.ndarray, aimed: bool = True) -> Iterator[np.ndarray]:
         """Corner estimates, most likely first, each (4, 2) float32 clockwise from the top left.
 
-        Each hypothesis of where the city lies (see ``_hypotheses``; without ``on_tiles``,
-        the finder's alone) is then looked at warped square, where perspective no longer
-        squeezes the far side, to centre the corners on the tiles. The estimates are made
-        only when asked for, i.e. while none can be read.
+        Each hypothesis of where the city lies (see ``_hypotheses``) is then looked at warped
+        square, where perspective no longer squeezes the far side, to centre the corners on
+        the tiles. The estimates are made only when asked for, i.e. while none can be read.
+        ``aimed``: a photo the player took of their city; without it, a crop of a table
+        photo around one region, where only the finder's estimates are tried, in the order
+        its windows lie (see ``table_reading._read_around``).
         """
         cfg = self.config
         factor = max(1, -(-max(image.shape[:2]) // cfg.work_px))
         small = geometry.shrink(image, factor)  # every look works on one shrunk copy
         tried = []
-        for quad, max_shift in self._hypotheses(small, on_tiles):
+        for quad, max_shift in self._hypotheses(small, aimed):
             for _ in range(cfg.rectified_looks):
                 quad = self._rectified_look(small, quad, max_shift)
             if all(np.abs(quad - t).max() > 0.5 for t in tried):
@@ -143,7 +145,7 @@ class PhotoReader:
                 yield geometry.rescale(quad, factor)
 
     def _hypotheses(self, image: np.ndarray,
-                    on_tiles: bool = True) -> Iterator[tuple[np.ndarray, float]]:
+                    aimed: bool = True) -> Iterator[tuple[np.ndarray, float]]:
         """Where the city may be, most likely first, and how far the square looks may move it.
 
         The largest region of a look at the whole photo, seen closer; the same with the square
@@ -152,7 +154,9 @@ class PhotoReader:
         by what it is rather than by the finder's outline (``_on_tiles``: a cloth the finder
         never saw can hide the city or blur its outline); the other regions; the largest
         seen from further back (a first guess cut short); then closer searches in
-        overlapping windows, for a city small in the frame. Quads are in pixels of ``image``.
+        overlapping windows, for a city small in the frame, in a photo ``aimed`` at a city
+        the regions nearest its middle first (a neighbour's city may lie whole in view too,
+        but the player aimed at their own). Quads are in pixels of ``image``.
         """
         cfg = self.config
         view, back = geometry.finder_view(image, None, cfg.finder_px)
@@ -163,13 +167,13 @@ class PhotoReader:
             yield first, np.inf
             yield first, 0.0
             yield regions[0], np.inf
-        for block in self._on_tiles(image, regions[:1]) if on_tiles else []:
+        for block in self._on_tiles(image, regions[:1]) if aimed else []:
             yield block, 0.0  # not moved by the finder's looks: they may be what misled it
         for region in regions[1:]:
             yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
         if regions:
             yield self._closer_look(image, regions[0], cfg.wide_expand), cfg.refine_max_shift
-        for region in self._window_search(image):
+        for region in self._window_search(image, aimed):
             yield self._closer_look(image, region, cfg.refine_expand), cfg.refine_max_shift
 
     def _on_tiles(self, image: np.ndarray, regions: list[np.ndarray]) -> Iterator[np.ndarray]:
@@ -190,10 +194,9 @@ class PhotoReader:
         for quad in regions + [region.quad for region in standing]:
             yield lattice.blocks(image, lattice.squared(image, quad), cfg)[0]
 
-    def _window_search(self, image: np.ndarray) -> list[np.ndarray]:
-        """Regions found in overlapping square windows of the photo, whole ones only, the
-        nearest the photo's centre first (a neighbour's city may lie in view too, but the
-        player aimed at their own).
+    def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:
+        """Regions found in overlapping square windows of the photo, whole ones only: with
+        ``aimed``, the nearest the photo's middle first, else window by window.
 
         All windows go through the finder in one batch. Quads are in pixels of ``image``.
         """
@@ -215,6 +218,8 @@ class PhotoReader:
             for quad in geometry.quads_from_mask(inner, cfg.finder_min_area * 4, 1):
                 if (quad > 1).all() and (quad < len(mask) - 2).all():
                     found.append(geometry.apply_matrix(quad, back))
+        if not aimed:
+            return found
         middle = np.float32([w, h]) / 2
         return sorted(found, key=lambda q: float(np.linalg.norm(q.mean(0) - middle)))
 

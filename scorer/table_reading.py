@@ -211,6 +211,8 @@ def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typic
     share across, passing over the cities ``read`` before (quads (4, 2)). Only the finder's
     estimates are tried: on a busy cloth, a block of the cloth's own lattice beside a city
     can look like tiles (on the tartan of the speed test, one was read as a seventh city).
+    The crop is not a photo aimed at one city, so its windows' regions come window by
+    window, not the nearest its middle first (that lost a city on the dev seed 903).
     Returns the best look (its quad in ``image``'s pixels), None if none."""
     cfg = reader.config
     centre = quad.mean(0)
@@ -219,7 +221,7 @@ def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typic
     x0, y0 = np.maximum(np.floor(centre - half), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(centre + half), (w, h)).astype(int)
     crop = image[y0:y1, x0:x1]
-    new = (q for q in reader.city_candidates(crop, on_tiles=False) if not any(
+    new = (q for q in reader.city_candidates(crop, aimed=False) if not any(
         search.overlap(q + np.float32([x0, y0]), old) > cfg.table_max_overlap for old in read))
     best = reader._best_look(crop, itertools.islice(new, cfg.table_max_looks))
     if best is not None:

@@ -275,7 +275,7 @@ def test_a_city_the_finder_misses_on_a_cloth_is_found_by_its_tiles(reader, seed,
     out from the table, squared to their tiles' edges, on their tiles' lattice)."""
     image, want = independent_photo(seed, family, tier, size)
     assert all(look.not_tiles for look in reader._looks_tried(
-        image, reader.city_candidates(image, on_tiles=False)))  # the finder's outlines alone
+        image, reader.city_candidates(image, aimed=False)))  # the finder's outlines alone
     reading = reader.read(image)
     assert reading.grid == want["grid"]
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
