@@ -106,8 +106,9 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             searched = n < len(todo)
         if look is None or _read_before(look, found, cfg):
             continue  # nothing there, or a city already read
-        if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles:
+        if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles and not at_edge:
             look = reader.centre_on_tiles(seen.image, look)  # a city with its corners off
+            # (one cut by the frame's edge never reads whole: centring it would cost seconds)
             if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
                 look = reader.search_lattice(seen.image, look)  # ... by a cell or more
                 if _read_before(look, found, cfg):
