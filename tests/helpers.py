@@ -1,6 +1,12 @@
-"""Small helpers shared by tests: cities from notation strings, corner errors in cells."""
+"""Small helpers shared by tests: cities from notation strings, corner errors in cells, the
+benchmarks' independent renderers."""
+
+import importlib
+import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from scorer.notation import parse_city
 
@@ -16,3 +22,15 @@ def corner_error(quad, corners) -> float:
     cell = np.linalg.norm(corners[1] - corners[0]) / 4
     return min(np.linalg.norm(np.roll(quad, k, axis=0) - corners, axis=1).max()
                for k in range(4)) / cell
+
+
+def independent(renderer: str):
+    """A renderer of bench/ written apart from training (``independent_photos``,
+    ``independent_tables``); the test is skipped without the tile art it draws."""
+    bench = str(Path(__file__).resolve().parents[1] / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    art = importlib.import_module("independent_photos").ART_DIR
+    if not (art / "duplex.json").exists():
+        pytest.skip(f"tile art not found at {art}")
+    return importlib.import_module(renderer)

@@ -1,12 +1,10 @@
 """Golden photo cases: every committed fixture is read exactly, upright, with its corners."""
 
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from helpers import corner_error
+from helpers import corner_error, independent
 from photos import CASES, EMPTY_TABLE, photo, truth
 
 from scorer.errors import GridNotFound
@@ -246,12 +244,7 @@ def test_a_city_that_reads_surely_is_not_read_again(reader):
 def independent_photo(seed: int, family: str, tier: str, size=(1600, 1200)):
     """A photo of the game's artwork from bench/independent_photos.py (written apart from
     training) and its truth; skipped without the tile art."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    import independent_photos
-
-    if not (independent_photos.ART_DIR / "duplex.json").exists():
-        pytest.skip(f"tile art not found at {independent_photos.ART_DIR}")
-    return independent_photos.render(seed, family, tier, "artwork", size=size)
+    return independent("independent_photos").render(seed, family, tier, "artwork", size=size)
 
 
 def test_a_small_tavern_s_kind_is_read_from_the_views_around_it(reader):

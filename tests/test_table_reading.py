@@ -17,6 +17,7 @@ from scorer.photo import open_photo
 from scorer.reading import PhotoReader
 from scorer.table_reading import _read_around, read_cities
 from scorer.vision import geometry, search
+from tests.helpers import independent
 from tests.photos import photo
 
 TABLES = Path(__file__).parent / "fixtures" / "tables"
@@ -107,15 +108,9 @@ def test_a_city_cut_by_the_frame_is_not_centred_on_its_tiles(reader, monkeypatch
     """Centring a doubtful region on its tiles takes up to seconds, and a city the frame
     cuts is reported from its region, never read: its region is not centred. A photo of the
     independent table renderer (dev seed 903, dark wood, two cities cut by the frame) took
-    6.8 s so, 1.0 s now."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    import independent_photos
-    import independent_tables
-
-    if not (independent_photos.ART_DIR / "duplex.json").exists():
-        pytest.skip(f"tile art not found at {independent_photos.ART_DIR}")
-    image, truth = independent_tables.render_table(903007, 3, "dark-wood", "medium",
-                                                   size=(2000, 1500))
+    6.8 s with them centred, 1.0 s without."""
+    image, truth = independent("independent_tables").render_table(
+        903007, 3, "dark-wood", "medium", size=(2000, 1500))
     centred, centre_on_tiles = [], reader.centre_on_tiles
 
     def spy(image, look):
