@@ -422,7 +422,7 @@ class PhotoReader:
                 framings.append(framing)
         for degrees in cfg.reframe_turns:
             for turn in (np.radians(degrees), -np.radians(degrees)):
-                turned = geometry.turned(cells, turn, (SIZE / 2, SIZE / 2)) - SIZE / 2
+                turned = geometry.turned(cells - SIZE / 2, turn, (0, 0))  # about the middle
                 fit = 1 / (abs(np.cos(turn)) + abs(np.sin(turn)))  # inside the outline
                 framings += [np.float32(turned * k + SIZE / 2) for k in (1, fit)]
         reach = max(abs(m) for m in cfg.reframe_moves) + 2 * cfg.tile_margin  # in cells

@@ -40,7 +40,7 @@ def squared(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     turn = float(np.angle((np.hypot(dx, dy) * np.exp(4j * np.arctan2(dy, dx))).sum())) / 4
     half = np.sqrt(max(cv2.contourArea(np.float32(quad)), 1.0)) / 2
     centre = np.float32(quad).mean(0)
-    square = np.float32([[-half, -half], [half, -half], [half, half], [-half, half]]) + centre
+    square = geometry.square(0, 2 * half) + (centre - half)
     return geometry.order_clockwise(geometry.turned(square, turn, centre))
 
 
