@@ -335,6 +335,7 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     standing = [c for c in standing
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
     quick |= {id(c): _on_lattice(reader, seen.image, small, c.quad, to_image) for c in standing}
+    standing = [c for c in standing if not _clutter(quick[id(c)], cfg)]
     return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found + standing]
 
 
@@ -353,6 +354,12 @@ def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad:
         return first
     return min([first, *reader.looks(image, quads[1:])],
                key=lambda look: (look.not_tiles, -reader._total(look)))
+
+
+def _clutter(look, config) -> bool:
+    """Whether a region standing out from the table, read on its lattice, is clutter (a mug,
+    a card): hardly a cell of it looks like a tile, so nothing around it is searched."""
+    return SIZE * SIZE - look.not_tiles < config.table_centre_min_tiles
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer import table_reading
 from scorer.cli import main
 from scorer.errors import GridNotFound
 from scorer.photo import open_photo
@@ -126,6 +127,28 @@ def test_a_city_cut_by_the_frame_is_not_centred_on_its_tiles(reader, monkeypatch
     assert len(found.cities) == len(whole) == 3 and len(cities) == 5
     assert all(any(search.inside(c, q) for q in whole) for c in centred)
     assert len(found.unread) == 2 and all(u.why.endswith("is not complete") for u in found.unread)
+
+
+def test_clutter_standing_out_from_the_table_is_not_searched(reader, monkeypatch):
+    """A region that stands out from the table but hardly shows a cell like a tile on its
+    lattice (a mug, a card) is clutter: searching around it as a city cost a second a
+    region on plain tables. A photo of the independent table renderer (dev seed 903, light
+    wood, hard, 3 cities of the printed tiles): no search lies outside the cities."""
+    image, truth = independent("independent_tables").render_table(
+        903008, 3, "light-wood", "hard", "printed", size=(2000, 1500))
+    searched, read_around = [], table_reading._read_around
+
+    def spy(reader, image, quad, *rest):
+        searched.append(quad.mean(0))
+        return read_around(reader, image, quad, *rest)
+
+    monkeypatch.setattr(table_reading, "_read_around", spy)
+    jpeg = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()  # as the bench sends it
+    found = read(reader, jpeg)
+    cities = [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
+    assert len(found.cities) == len(cities) == 3
+    assert all(any(search.inside(c, q) for q in cities) for c in searched)
 
 
 def test_a_photo_of_one_city_reads_as_before(reader):
