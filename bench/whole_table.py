@@ -1,7 +1,7 @@
 """Whole-table photos: every city found, read and seated, on photos from an independent renderer.
 
     python bench/whole_table.py [--tables 4] [--seed 901] [--size 2000x1500] [--workers 1]
-                                [--speed 3] [--json FILE]
+                                [--speed 3] [--speed-tables FAMILY,...] [--json FILE]
 
 Renders --tables photos for every count of cities 3..7 x tier with bench/independent_tables.py
 (written apart from the training renderer; table families rotate over its FAMILIES, every
@@ -23,8 +23,9 @@ with PhotoReader().read_all and prints, per count and per tier:
   first seat is a near tie, the player rotates the seats with one tap on the table page),
 - smallest tile px of the photos.
 
-Then --speed 12 MP photos of 6 cities: reading and scoring vs the plain full decode of the
-same JPEG file, in one run (median of 3 each).
+Then --speed 12 MP photos of 6 cities (on the first --speed table families, or on those of
+--speed-tables): reading and scoring vs the plain full decode of the same JPEG file, in one
+run (median of 3 each).
 """
 
 from __future__ import annotations
@@ -168,15 +169,15 @@ def table(title: str, groups: dict) -> str:
     return "\n".join(lines)
 
 
-def speed(count: int, seed: int) -> list[dict]:
-    """Reading and scoring a 12 MP JPEG of 6 cities vs its plain full decode, same run."""
+def speed(families: list[str], seed: int) -> list[dict]:
+    """Reading and scoring a 12 MP JPEG of 6 cities on each table family vs its plain full
+    decode, same run."""
     from scorer.reading import PhotoReader
 
     reader = PhotoReader()
     rows = []
-    for k in range(count):
-        image, truth = render_table(seed + k, 6, FAMILIES[k % len(FAMILIES)], "medium",
-                                    size=(4000, 3000), cut=False)
+    for k, family in enumerate(families):
+        image, truth = render_table(seed + k, 6, family, "medium", size=(4000, 3000), cut=False)
         with tempfile.NamedTemporaryFile(suffix=".jpg") as handle:
             handle.write(_jpeg(image))
             handle.flush()
@@ -193,7 +194,7 @@ def speed(count: int, seed: int) -> list[dict]:
                 read.append(time.perf_counter() - t0)
         rows.append({"decode_ms": 1000 * np.median(decode), "read_ms": 1000 * np.median(read),
                      "cities": len(found.cities)})
-        print(f"  12 MP, 6 cities ({FAMILIES[k % len(FAMILIES)]}): decode "
+        print(f"  12 MP, 6 cities ({family}): decode "
               f"{rows[-1]['decode_ms']:.0f} ms, read + score {rows[-1]['read_ms']:.0f} ms = "
               f"{rows[-1]['read_ms'] / rows[-1]['decode_ms']:.2f}x, {len(found.cities)} found")
     return rows
@@ -206,9 +207,17 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=901)
     parser.add_argument("--size", default="2000x1500")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--speed", type=int, default=3, help="12 MP photos timed")
+    parser.add_argument("--speed", type=int, default=3,
+                        help="12 MP photos timed, on the first this many table families")
+    parser.add_argument("--speed-tables", metavar="FAMILY,...",
+                        help="the table families of the 12 MP photos instead, e.g. light-wood,linen")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
+    families = args.speed_tables.split(",") if args.speed_tables else [
+        FAMILIES[k % len(FAMILIES)] for k in range(args.speed)]
+    if unknown := set(families) - set(FAMILIES):
+        parser.error(f"--speed-tables: no table family {', '.join(sorted(unknown))} "
+                     f"(families: {', '.join(FAMILIES)})")
     size = tuple(int(v) for v in args.size.split("x"))
     todo = jobs(args.tables, args.seed, size)
     print(f"Whole-table photos (bench/independent_tables.py), seed {args.seed}: {len(todo)} "
@@ -224,7 +233,7 @@ def main(argv=None) -> None:
     print(table("by number of cities", by_count))
     print(table("by tier", by_tier))
     print(f"\n{len(results)} photos in {time.perf_counter() - t0:.0f} s")
-    timed = speed(args.speed, args.seed * 7) if args.speed else []
+    timed = speed(families, args.seed * 7) if families else []
     if args.json:
         args.json.write_text(json.dumps({"by_count": by_count, "by_tier": by_tier,
                                          "speed": timed, "photos": results}, indent=1))
