@@ -350,7 +350,7 @@ def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad:
     cfg = reader.config
     quads = [to_image(q) for q in lattice.blocks(small, quad, cfg)]
     first = reader.look(image, quads[0])
-    if not first.not_tiles or SIZE * SIZE - first.not_tiles < cfg.table_centre_min_tiles:
+    if not first.not_tiles or _clutter(first, cfg):
         return first
     return min([first, *reader.looks(image, quads[1:])],
                key=lambda look: (look.not_tiles, -reader._total(look)))

@@ -4,7 +4,6 @@ The fixtures (tests/fixtures/tables, drawn tiles only) are made by training.make
 """
 
 import json
-import sys
 from pathlib import Path
 
 import cv2
@@ -36,6 +35,16 @@ def table(n: int) -> tuple[bytes, dict]:
 
 def read(reader, data: bytes):
     return read_cities(reader, open_photo(data, reader.config))
+
+
+def independent_table(seed: int, cities: int, family: str, tier: str,
+                      art: str = "artwork") -> tuple[bytes, dict]:
+    """A whole-table photo from bench/independent_tables.py (written apart from training),
+    2000x1500, as a phone (and the bench) sends it: JPEG; and its truth."""
+    image, truth = independent("independent_tables").render_table(
+        seed, cities, family, tier, art, size=(2000, 1500))
+    return cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes(), truth
 
 
 def nearest(truth: dict, corners: np.ndarray) -> int:
@@ -110,8 +119,7 @@ def test_a_city_cut_by_the_frame_is_not_centred_on_its_tiles(reader, monkeypatch
     cuts is reported from its region, never read: its region is not centred. A photo of the
     independent table renderer (dev seed 903, dark wood, two cities cut by the frame) took
     6.8 s with them centred, 1.0 s without."""
-    image, truth = independent("independent_tables").render_table(
-        903007, 3, "dark-wood", "medium", size=(2000, 1500))
+    jpeg, truth = independent_table(903007, 3, "dark-wood", "medium")
     centred, centre_on_tiles = [], reader.centre_on_tiles
 
     def spy(image, look):
@@ -119,8 +127,6 @@ def test_a_city_cut_by_the_frame_is_not_centred_on_its_tiles(reader, monkeypatch
         return centre_on_tiles(image, look)
 
     monkeypatch.setattr(reader, "centre_on_tiles", spy)
-    jpeg = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
-                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()  # as the bench sends it
     found = read(reader, jpeg)
     cities = [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
     whole = [c for c, city in zip(cities, truth["cities"], strict=True) if city["complete"]]
@@ -131,11 +137,10 @@ def test_a_city_cut_by_the_frame_is_not_centred_on_its_tiles(reader, monkeypatch
 
 def test_clutter_standing_out_from_the_table_is_not_searched(reader, monkeypatch):
     """A region that stands out from the table but hardly shows a cell like a tile on its
-    lattice (a mug, a card) is clutter: searching around it as a city cost a second a
-    region on plain tables. A photo of the independent table renderer (dev seed 903, light
+    lattice (a mug, a card) is clutter: searching around it as a city cost a tenth of a
+    second or more a region on plain tables. A photo of the independent table renderer (dev seed 903, light
     wood, hard, 3 cities of the printed tiles): no search lies outside the cities."""
-    image, truth = independent("independent_tables").render_table(
-        903008, 3, "light-wood", "hard", "printed", size=(2000, 1500))
+    jpeg, truth = independent_table(903008, 3, "light-wood", "hard", "printed")
     searched, read_around = [], table_reading._read_around
 
     def spy(reader, image, quad, *rest):
@@ -143,8 +148,6 @@ def test_clutter_standing_out_from_the_table_is_not_searched(reader, monkeypatch
         return read_around(reader, image, quad, *rest)
 
     monkeypatch.setattr(table_reading, "_read_around", spy)
-    jpeg = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
-                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()  # as the bench sends it
     found = read(reader, jpeg)
     cities = [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
     assert len(found.cities) == len(cities) == 3
@@ -213,17 +216,6 @@ def test_cli_says_what_it_found_when_the_table_has_fewer_seats(capsys, tmp_path)
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
     assert "3 players build 3 cities, but 4 cities were given" in err and "4 in " in err
-
-
-def independent_table(seed: int, cities: int, family: str, tier: str) -> tuple[bytes, dict]:
-    """A whole-table photo from bench/independent_tables.py (written apart from training),
-    2000x1500, as a phone sends it (JPEG), and its truth."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from independent_tables import render_table
-
-    image, truth = render_table(seed, cities, family, tier, "artwork", size=(2000, 1500))
-    return cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
-                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes(), truth
 
 
 def test_a_tiled_table_top_is_not_read_as_a_city(reader):
