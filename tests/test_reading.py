@@ -1,6 +1,5 @@
 """Golden photo cases: every committed fixture is read exactly, upright, with its corners."""
 
-
 import cv2
 import numpy as np
 import pytest

@@ -47,6 +47,12 @@ def independent_table(seed: int, cities: int, family: str, tier: str,
                         [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes(), truth
 
 
+def true_cities(truth: dict, found) -> list[np.ndarray]:
+    """The corners (4, 2) of every city of a rendered photo's truth, in the pixels of the
+    image the cities were found in."""
+    return [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
+
+
 def nearest(truth: dict, corners: np.ndarray) -> int:
     centres = np.array(truth["corners"]).mean(1)
     return int(np.argmin(np.linalg.norm(centres - corners.mean(0), axis=1)))
@@ -128,7 +134,7 @@ def test_a_city_cut_by_the_frame_is_not_centred_on_its_tiles(reader, monkeypatch
 
     monkeypatch.setattr(reader, "centre_on_tiles", spy)
     found = read(reader, jpeg)
-    cities = [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
+    cities = true_cities(truth, found)
     whole = [c for c, city in zip(cities, truth["cities"], strict=True) if city["complete"]]
     assert len(found.cities) == len(whole) == 3 and len(cities) == 5
     assert all(any(search.inside(c, q) for q in whole) for c in centred)
@@ -138,8 +144,9 @@ def test_a_city_cut_by_the_frame_is_not_centred_on_its_tiles(reader, monkeypatch
 def test_clutter_standing_out_from_the_table_is_not_searched(reader, monkeypatch):
     """A region that stands out from the table but hardly shows a cell like a tile on its
     lattice (a mug, a card) is clutter: searching around it as a city cost a tenth of a
-    second or more a region on plain tables. A photo of the independent table renderer (dev seed 903, light
-    wood, hard, 3 cities of the printed tiles): no search lies outside the cities."""
+    second or more a region on plain tables. A photo of the independent table renderer
+    (dev seed 903, light wood, hard, 3 cities of the printed tiles): no search lies outside
+    the cities."""
     jpeg, truth = independent_table(903008, 3, "light-wood", "hard", "printed")
     searched, read_around = [], table_reading._read_around
 
@@ -149,7 +156,7 @@ def test_clutter_standing_out_from_the_table_is_not_searched(reader, monkeypatch
 
     monkeypatch.setattr(table_reading, "_read_around", spy)
     found = read(reader, jpeg)
-    cities = [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
+    cities = true_cities(truth, found)
     assert len(found.cities) == len(cities) == 3
     assert all(any(search.inside(c, q) for q in cities) for c in searched)
 
