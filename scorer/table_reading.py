@@ -8,9 +8,9 @@ sized for the cities read at first sight; a region that stands out from the tabl
 (``search.standouts``: a busy cloth can hide a city from the finder) is read on the lattice
 of its tiles (``vision.lattice``). Each candidate is centred on its tiles as a single
 photo's city is and kept only when its sixteen cells look like tiles (a region as long as
-two cities is also read half by half); the cities found are ordered clockwise around the
-table. Cities cut by the frame's edge, or that cannot be made out, are reported with their
-outline, never read.
+two cities is also read half by half; one whose reading fails, on the lattice of the tiles
+inside it); the cities found are ordered clockwise around the table. Cities cut by the
+frame's edge, or that cannot be made out, are reported with their outline, never read.
 """
 
 from __future__ import annotations
@@ -104,18 +104,29 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             look = _read_around(reader, seen.image, quad, size,
                                 [lk.quad for lk in found] if retry else [])
             searched = n < len(todo)
+        # the search read a neighbour: the region's own tiles may be a city beside it
+        on_lattice = searched and look is not None and _read_before(look, found, cfg)
+        if on_lattice and not at_edge:
+            look = _on_its_lattice(reader, seen.image, quad, found)
         if look is None or _read_before(look, found, cfg):
             continue  # nothing there, or a city already read
-        if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles and not at_edge:
-            look = reader.centre_on_tiles(seen.image, look)  # a city with its corners off
-            # (one cut by the frame's edge never reads whole: centring it would cost seconds)
-            if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
-                look = reader.search_lattice(seen.image, look)  # ... by a cell or more
-                if _read_before(look, found, cfg):
-                    continue
+        if not at_edge:  # (one cut by the frame's edge never reads whole: centring it
+            # would cost seconds)
+            look = _centred_on_tiles(reader, seen.image, look, found)
+            if look is not None and not on_lattice and (
+                    0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles):
+                # most cells like tiles, not all: the lattice inside the region, if whole
+                other = _on_its_lattice(reader, seen.image, quad, found)
+                if other is not None:
+                    other = _centred_on_tiles(reader, seen.image, other, found)
+                if other is not None and not other.not_tiles:
+                    look = other
+            if look is None or (on_lattice and look.not_tiles):
+                continue  # a city already read, or no city found on the lattice either
         if search.within(look.quad, width, height, cfg.table_edge_margin * width) and (
                 look.not_tiles == 0):
             found.append(look)
+            searches += searched  # the searches that find a city are not counted
             if searched and not search.inside(quad.mean(0), look.quad):  # a neighbour's
                 again.append((quad, at_edge, None))
         elif at_edge:  # a city cut by the frame's edge is reported, never read
@@ -142,6 +153,54 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     took = (time.perf_counter() - t0) * 1000
     return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),
                         {"decode": seen.decode_ms, "read": took, "total": seen.decode_ms + took})
+
+
+def _centred_on_tiles(reader: PhotoReader, image: np.ndarray, look, found: list):
+    """A look with some cells unlike tiles moved onto its tiles (its corners a little off:
+    centred; a cell or more: the lattice searched), None when it then lies over a city read
+    before."""
+    cfg = reader.config
+    if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles:
+        look = reader.centre_on_tiles(image, look)
+        if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
+            look = reader.search_lattice(image, look)
+            if _read_before(look, found, cfg):
+                return None
+    return look
+
+
+def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, found: list):
+    """Another hypothesis for a region the size of a city whose reading failed (the search
+    around it read a neighbour, or some cells stay unlike tiles): the tiles' lattice inside
+    it. A square as large as the cities read, turned to the edges inside the region
+    (``lattice.squared``), and the blocks a cell off it (``lattice.blocks``): the one with the
+    most cells like tiles, then the surest. None without a city read (no size to go by), for
+    a smaller region, or when that block is hardly a city: half its cells unlike tiles, too
+    few reading surely as a building (a tiled table top), cut by the frame's edge or over a
+    city read before."""
+    cfg = reader.config
+    if not found or _extent(quad) < cfg.table_likely_size * float(
+            np.median([_extent(lk.quad) for lk in found])):
+        return None
+    square = _city_square(image, quad, float(np.median([search.area(lk.quad) for lk in found])))
+    best = min(reader.looks(image, lattice.blocks(image, square, cfg)),
+               key=lambda look: (look.not_tiles, -reader._total(look)))
+    sure = int((reader.sureness(best.probs) >= cfg.low_confidence).sum())
+    h, w = image.shape[:2]
+    if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or sure < cfg.table_min_sure_cells \
+            or _read_before(best, found, cfg) or not search.within(
+                best.quad, w, h, cfg.table_edge_margin * w):
+        return None
+    return best
+
+
+def _city_square(image: np.ndarray, quad: np.ndarray, area: float) -> np.ndarray:
+    """A square of a city's ``area`` (pixels²) centred on a region (quad (4, 2)) and turned to
+    the edges inside it (``lattice.squared``): where to look for a city's lattice of tiles in a
+    region of another size."""
+    square = lattice.squared(image, quad)
+    centre = square.mean(0)
+    return (square - centre) * np.sqrt(area / max(search.area(square), 1.0)) + centre
 
 
 def _stands_out(quad: np.ndarray, cities: list[np.ndarray], mask: np.ndarray, width: int,

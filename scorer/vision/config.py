@@ -81,7 +81,8 @@ class VisionConfig:
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
     table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
     table_max_looks: int = 4  # ... trying at most this many corner estimates
-    table_max_searches: int = 12  # ... for at most this many regions of a photo
+    table_max_searches: int = 12  # ... for at most this many regions of a photo that hold
+    # no city
     table_pair_area: float = 1.6  # a region this many times the city read first holds another
     table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
     # city read is wide, when it is not square (see table_pair_squareness)
