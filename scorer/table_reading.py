@@ -79,7 +79,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     candidates = _candidates(reader, photo, factor, padded, pad, stands_out)
     if candidates is None:
         return single or _single(reader, photo, [], t0)
-    seen, todo = candidates
+    seen, todo, placed = candidates  # placed: the looks of regions put on their lattice
     height, width = seen.image.shape[:2]
     found, unread, searches = [], [], cfg.table_max_searches
     halves = []  # where two cities side by side, seen as one region, would lie
@@ -98,8 +98,11 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             continue  # a city beside its own mirror image, seen whole in another window
         look = look or reader.look(seen.image, _centred(reader, seen.image, [quad])[0])
         retry, searched = n >= len(todo) + len(halves), False
-        if look.not_tiles and (searches or retry):  # corners off: search around it as in a
-            searches -= not retry  # single photo (a search again is not counted)
+        # a region put on its tiles' lattice, most cells like tiles, is centred on them, not
+        # searched around (the search takes the finder's estimates, which missed it)
+        on_tiles = id(look) in placed and look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles
+        if look.not_tiles and (searches or retry) and not on_tiles:  # corners off: search
+            searches -= not retry  # around it as in a single photo (again: not counted)
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
             look = _read_around(reader, seen.image, quad, size,
                                 [lk.quad for lk in found] if retry else [])
@@ -393,23 +396,34 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
     standing = [c for c in standing
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
-    quick |= {id(c): _on_lattice(reader, seen.image, small, c.quad, to_image) for c in standing}
+    area = 0.0  # a city's, in ``small``'s pixels
+    if cities:
+        to_small = 1 / _extent(to_image(np.float32([[0, 0], [1, 1]])))
+        area = float(np.median([search.area(q) for q in cities])) * to_small ** 2
+    quick |= {id(c): _on_lattice(reader, seen.image, small, c.quad, to_image, area)
+              for c in standing}
     standing = [c for c in standing if not _clutter(quick[id(c)], cfg)]
-    return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found + standing]
+    placed = {id(quick[id(c)]) for c in standing}
+    return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found + standing], placed
 
 
 def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad: np.ndarray,
-                to_image):
+                to_image, city_area: float = 0.0):
     """A region standing out from the table (quad (4, 2) in ``small``'s pixels), read on the
     lattice of tiles near its outline (``vision.lattice``): the block found there, or when
     some of its cells do not look like tiles, the best of it and those a cell away (the
     most cells like tiles, then the surest: a row of busy cloth may look like tiles, but
     does not read surely as buildings). Clutter (a mug, a card: hardly a cell like a tile)
-    is not looked at further."""
+    is not looked at further. A region much larger than a city (``city_area``, in ``small``'s
+    pixels: a city and the table's edge beside it, say) is looked at as large as a city, and
+    all nine blocks are read: the city may lie off its middle."""
     cfg = reader.config
+    larger = city_area and search.area(quad) >= cfg.table_pair_area * city_area
+    if larger:
+        quad = _city_square(small, quad, city_area)
     quads = [to_image(q) for q in lattice.blocks(small, quad, cfg)]
     first = reader.look(image, quads[0])
-    if not first.not_tiles or _clutter(first, cfg):
+    if not first.not_tiles or (_clutter(first, cfg) and not larger):
         return first
     return min([first, *reader.looks(image, quads[1:])],
                key=lambda look: (look.not_tiles, -reader._total(look)))

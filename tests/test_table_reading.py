@@ -178,6 +178,21 @@ def test_a_city_the_search_misses_is_read_on_its_tiles_lattice(reader, seed, fam
     assert all(u.why.endswith("is not complete") for u in found.unread)
 
 
+def test_a_city_standing_out_with_the_cloth_s_edge_is_read_at_a_city_s_size(reader):
+    """Six cities of the printed tiles on stripes (dev seed 903, hard): one, which the finder
+    missed, stands out from the cloth joined to the cloth's edge beside it, a region 2.3
+    times a city. On a lattice as large as the cities read one of its nine blocks is that
+    city, which is then centred on its tiles (a search around the region, on the finder's
+    estimates, lost it)."""
+    jpeg, truth = independent_table(903044, 6, "stripes", "hard", "printed")
+    found = read(reader, jpeg)
+    cities = true_cities(truth, found)
+    whole = [c for c, city in zip(cities, truth["cities"], strict=True) if city["complete"]]
+    assert len(found.cities) == len(whole) == 6
+    assert all(any(search.inside(c.corners.mean(0) / found.photo.scale, q) for q in whole)
+               for c in found.cities)
+
+
 def test_a_photo_of_one_city_reads_as_before(reader):
     data = photo("medium-03").read_bytes()
     found = read(reader, data)
