@@ -53,6 +53,18 @@ def true_cities(truth: dict, found) -> list[np.ndarray]:
     return [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
 
 
+def every_complete_city_found(reader, jpeg: bytes, truth: dict):
+    """Read a rendered photo and check that each complete city of its truth is found, and
+    nothing else: the reading."""
+    found = read(reader, jpeg)
+    cities = true_cities(truth, found)
+    whole = [c for c, city in zip(cities, truth["cities"], strict=True) if city["complete"]]
+    assert len(found.cities) == len(whole)
+    assert all(any(search.inside(c.corners.mean(0) / found.photo.scale, q) for q in whole)
+               for c in found.cities)
+    return found
+
+
 def nearest(truth: dict, corners: np.ndarray) -> int:
     centres = np.array(truth["corners"]).mean(1)
     return int(np.argmin(np.linalg.norm(centres - corners.mean(0), axis=1)))
@@ -168,13 +180,7 @@ def test_a_city_the_search_misses_is_read_on_its_tiles_lattice(reader, seed, fam
     neighbour over a newspaper. The search around the first read it with a corner ~70 px
     off, around the second it read the neighbour; the lattice of the tiles inside their
     regions finds both, and nothing else is reported."""
-    jpeg, truth = independent_table(seed, 7, family, "medium", art)
-    found = read(reader, jpeg)
-    cities = true_cities(truth, found)
-    whole = [c for c, city in zip(cities, truth["cities"], strict=True) if city["complete"]]
-    assert len(found.cities) == len(whole) == 7
-    assert all(any(search.inside(c.corners.mean(0) / found.photo.scale, q) for q in whole)
-               for c in found.cities)
+    found = every_complete_city_found(reader, *independent_table(seed, 7, family, "medium", art))
     assert all(u.why.endswith("is not complete") for u in found.unread)
 
 
@@ -184,13 +190,7 @@ def test_a_city_standing_out_with_the_cloth_s_edge_is_read_at_a_city_s_size(read
     times a city. On a lattice as large as the cities read one of its nine blocks is that
     city, which is then centred on its tiles (a search around the region, on the finder's
     estimates, lost it)."""
-    jpeg, truth = independent_table(903044, 6, "stripes", "hard", "printed")
-    found = read(reader, jpeg)
-    cities = true_cities(truth, found)
-    whole = [c for c, city in zip(cities, truth["cities"], strict=True) if city["complete"]]
-    assert len(found.cities) == len(whole) == 6
-    assert all(any(search.inside(c.corners.mean(0) / found.photo.scale, q) for q in whole)
-               for c in found.cities)
+    every_complete_city_found(reader, *independent_table(903044, 6, "stripes", "hard", "printed"))
 
 
 def test_a_photo_of_one_city_reads_as_before(reader):
