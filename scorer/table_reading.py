@@ -186,8 +186,7 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
             np.median([_extent(lk.quad) for lk in found])):
         return None
     square = _city_square(image, quad, float(np.median([search.area(lk.quad) for lk in found])))
-    best = min(reader.looks(image, lattice.blocks(image, square, cfg)),
-               key=lambda look: (look.not_tiles, -reader._total(look)))
+    best = _likeliest_city(reader, reader.looks(image, lattice.blocks(image, square, cfg)))
     sure = int((reader.sureness(best.probs) >= cfg.low_confidence).sum())
     h, w = image.shape[:2]
     if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or sure < cfg.table_min_sure_cells \
@@ -425,8 +424,13 @@ def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad:
     first = reader.look(image, quads[0])
     if not first.not_tiles or (_clutter(first, cfg) and not larger):
         return first
-    return min([first, *reader.looks(image, quads[1:])],
-               key=lambda look: (look.not_tiles, -reader._total(look)))
+    return _likeliest_city(reader, [first, *reader.looks(image, quads[1:])])
+
+
+def _likeliest_city(reader: PhotoReader, looks: list):
+    """Of blocks on a lattice of tiles, the one with the most cells like tiles, then the
+    surest (a row of busy cloth may look like tiles, but does not read surely as buildings)."""
+    return min(looks, key=lambda look: (look.not_tiles, -reader._total(look)))
 
 
 def _clutter(look, config) -> bool:

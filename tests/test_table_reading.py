@@ -53,13 +53,13 @@ def true_cities(truth: dict, found) -> list[np.ndarray]:
     return [np.array(c["corners"], np.float32) / found.photo.scale for c in truth["cities"]]
 
 
-def every_complete_city_found(reader, jpeg: bytes, truth: dict):
-    """Read a rendered photo and check that each complete city of its truth is found, and
-    nothing else: the reading."""
+def every_complete_city_found(reader, jpeg: bytes, truth: dict, count: int):
+    """Read a rendered photo and check that each of its ``count`` complete cities is found,
+    and nothing else: the reading."""
     found = read(reader, jpeg)
     cities = true_cities(truth, found)
     whole = [c for c, city in zip(cities, truth["cities"], strict=True) if city["complete"]]
-    assert len(found.cities) == len(whole)
+    assert len(found.cities) == len(whole) == count
     assert all(any(search.inside(c.corners.mean(0) / found.photo.scale, q) for q in whole)
                for c in found.cities)
     return found
@@ -180,7 +180,8 @@ def test_a_city_the_search_misses_is_read_on_its_tiles_lattice(reader, seed, fam
     neighbour over a newspaper. The search around the first read it with a corner ~70 px
     off, around the second it read the neighbour; the lattice of the tiles inside their
     regions finds both, and nothing else is reported."""
-    found = every_complete_city_found(reader, *independent_table(seed, 7, family, "medium", art))
+    found = every_complete_city_found(
+        reader, *independent_table(seed, 7, family, "medium", art), count=7)
     assert all(u.why.endswith("is not complete") for u in found.unread)
 
 
@@ -190,7 +191,8 @@ def test_a_city_standing_out_with_the_cloth_s_edge_is_read_at_a_city_s_size(read
     times a city. On a lattice as large as the cities read one of its nine blocks is that
     city, which is then centred on its tiles (a search around the region, on the finder's
     estimates, lost it)."""
-    every_complete_city_found(reader, *independent_table(903044, 6, "stripes", "hard", "printed"))
+    every_complete_city_found(
+        reader, *independent_table(903044, 6, "stripes", "hard", "printed"), count=6)
 
 
 def test_a_photo_of_one_city_reads_as_before(reader):
