@@ -363,6 +363,23 @@ def test_the_new_table_form_says_how_many_players_it_sees(server, browser):
     page.close()
 
 
+def test_a_double_tap_on_create_makes_one_table_and_a_lost_connection_says_so(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server)
+    page.fill("textarea[name=players]", "Ann, Ben, Cy")
+    page.route("**/api/tables", lambda route: route.abort())  # the Wi-Fi drops
+    page.click("button[type=submit]")
+    expect(page.locator("#create-error")).to_have_text(
+        "The app could not be reached: nothing was created. Try again.")
+    page.unroute("**/api/tables")
+    page.fill("input[name=name]", "Double tap test")
+    page.dblclick("button[type=submit]")
+    page.wait_for_url("**/tables/*")
+    tables = page.request.get(f"{server}/api/tables").json()["tables"]
+    assert [t["name"] for t in tables].count("Double tap test") == 1
+    page.close()
+
+
 def test_solo_automaville_typed_as_counts(server, browser):
     page = browser.new_page(viewport={"width": 360, "height": 780})
     blocked = watch_policy(page)
@@ -733,10 +750,12 @@ def test_a_photo_that_did_not_reach_the_server_says_so_in_its_card_and_can_be_se
     assert cell_labels(page, 2) == [[SHORT[b] for b in row] for row in truth(CASES[1])["grid"]]
 
     # Several photos at once: each card says why, the table's card which cities to look at.
+    # They go to the cities not read yet (City 2 keeps the reading it has).
     page.route("**/cities/*/photo", lambda route: route.abort())
     page.set_input_files("#all-photos", [str(photo(CASES[1])), str(photo(CASES[2]))])
-    expect(page.locator("#table-error")).to_have_text("2 photos not read: see City 1 and City 2.")
-    for city in (1, 2):
+    expect(page.locator("#table-error")).to_have_text("2 photos not read: see City 1 and City 3.")
+    assert cell_labels(page, 2) == [[SHORT[b] for b in row] for row in truth(CASES[1])["grid"]]
+    for city in (1, 3):
         expect(page.locator(f'.city[data-city="{city}"] .card-error')).to_have_text(
             "Photo not read: network error: photo not sent")
     expect(page.locator(".retry")).to_have_count(2)

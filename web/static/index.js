@@ -24,21 +24,26 @@ window.addEventListener("pageshow", () => {
   form.reset();
   document.getElementById("players-seen").textContent = "";
   document.getElementById("difficulty-row").hidden = true;
+  form.querySelector("button[type=submit]").disabled = false;
 });
 
+// One table per tap: the button waits while the table is being made (a double tap made two).
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  if (button.disabled) return;
   const body = { name: form.name.value, players: names() };
   if (body.players.length === 1) body.difficulty = Number(form.difficulty.value);
-  const response = await fetch("/api/tables", {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const data = await response.json();
-  if (!response.ok) {
-    document.getElementById("create-error").textContent = data.error;
-    return;
+  const error = document.getElementById("create-error");
+  error.textContent = "";
+  button.disabled = true;
+  try {
+    const data = await call("POST", "/api/tables", body);
+    location.href = `/tables/${encodeURIComponent(data.id)}`;
+  } catch (e) {
+    error.textContent = e.status ? e.message : "The app could not be reached: nothing was created. Try again.";
+    button.disabled = false;
   }
-  location.href = `/tables/${encodeURIComponent(data.id)}`;
 });
 
 // "Your copy of the game": what the reader learned from the players' corrections.

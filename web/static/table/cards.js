@@ -6,25 +6,27 @@ import { forgetConfirmed, noteMoved, setCardError } from "./state.js";
 import { offerUndo, restoreCity } from "./undo.js";
 import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./words.js";
 
-// City photos, one after another from firstIndex (in seating order); each answer is the table.
+// City photos, one after another, to the cities at ``indexes`` (in seating order; the first
+// files.length of them); each answer is the table.
 // A photo that could not be read says why in its city's card; one that did not reach the server
 // (network, server error) is kept for "Try again". A new photo of one city can be undone (the
 // server keeps what the city showed before); photos of several cities that would wipe the
 // player's work (a city typed in, corrections of a reading) are asked about first.
-export async function sendPhotos(page, files, firstIndex, asked = false) {
+export async function sendPhotos(page, files, indexes, asked = false) {
   if (!files.length || !(await page.loaded())) return;
   const { busy } = page;
   if (busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
-  const count = Math.min(files.length, page.table.cities.length - firstIndex);
-  if (!asked && count > 1 && !replaceWork(page, [...Array(count).keys()].map((k) => firstIndex + k))) return;
-  const retake = count === 1 && holdsSomething(page.table.cities[firstIndex]);
+  const targets = indexes.slice(0, files.length);
+  const count = targets.length;
+  if (!asked && count > 1 && !replaceWork(page, targets)) return;
+  const retake = count === 1 && holdsSomething(page.table.cities[targets[0]]);
   page.showError("");
   const failed = [];
   const [tableBefore, movedBefore] = [page.table, { ...page.moved }];
-  for (let k = 0; k < count; k++) busy.set(firstIndex + k, "Waiting…");
+  for (const index of targets) busy.set(index, "Waiting…");
   try {
     for (let k = 0; k < count; k++) {
-      const index = firstIndex + k;
+      const index = targets[k];
       busy.set(index, "Reading…");
       page.render();
       const result = await upload(`${page.api}/cities/${index + 1}/photo`, await shrink(files[k]), `City ${index + 1} (${cityName(page.table, index)})`);
@@ -75,9 +77,10 @@ export function cityCard(page, city, index) {
   for (const warning of (scores && scores.warnings) || []) card.append(el("p", { className: "hint warn supply", textContent: `Check this city: ${warning}.` }));
   const photo = el("input", { type: "file", accept: "image/*", hidden: true });
   photo.setAttribute("capture", "environment");
-  photo.addEventListener("change", () => sendPhotos(page, takeFiles(photo), index));
+  const fromHere = () => table.cities.map((_, i) => i).slice(index); // several: this city on
+  photo.addEventListener("change", () => sendPhotos(page, takeFiles(photo), fromHere()));
   const pick = el("input", { type: "file", accept: "image/*", hidden: true });
-  pick.addEventListener("change", () => sendPhotos(page, takeFiles(pick), index));
+  pick.addEventListener("change", () => sendPhotos(page, takeFiles(pick), fromHere()));
   const actions = el("div", { className: "row" },
     fileButton("Take photo", "small primary take-photo", photo, index), photo,
     fileButton("Choose photo", "small choose-photo", pick, index), pick);
@@ -126,11 +129,20 @@ export function cityCard(page, city, index) {
     const retry = el("button", { type: "button", className: "small primary retry", textContent: "Try again" });
     retry.title = "Send the same photo again";
     retry.dataset.focus = `retry:${index}`;
-    retry.addEventListener("click", () => sendPhotos(page, [page.retry.get(index)], index, true));
+    retry.addEventListener("click", () => sendPhotos(page, [page.retry.get(index)], [index], true));
     card.append(retry);
   }
   if (busy.has(index)) showBusy(card, busy.get(index));
   return card;
+}
+
+// Where "One photo per city" sends ``count`` photos: the cities not read yet, in seating order,
+// when there are enough of them (a city read on its own card keeps its reading); else every city
+// from the first, as the hint says.
+export function photoTargets(page, count) {
+  const all = page.table.cities.map((_, i) => i);
+  const empty = all.filter((i) => !holdsSomething(page.table.cities[i]));
+  return empty.length >= count ? empty : all;
 }
 
 // True when a new photo of these cities wipes none of the player's work, or the player says so.

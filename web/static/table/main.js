@@ -2,7 +2,7 @@
 // This module wires the page's controls and renders it; each part of the page is a module.
 import { $, call } from "../common.js";
 import { takeFiles } from "./api.js";
-import { cityCard, sendPhotos } from "./cards.js";
+import { cityCard, photoTargets, sendPhotos } from "./cards.js";
 import { isFinal, showScoreboard } from "./scoreboard.js";
 import { showMoved } from "./scores.js";
 import { fitTags } from "./seat-tags.js";
@@ -60,7 +60,10 @@ function readingNow(page) {
 function wire(page) {
   wireUndo(page);
   $("all-photos-button").addEventListener("click", () => $("all-photos").click());
-  $("all-photos").addEventListener("change", (e) => sendPhotos(page, takeFiles(e.target), 0));
+  $("all-photos").addEventListener("change", async (e) => {
+    const files = takeFiles(e.target);
+    if (files.length && await page.loaded()) sendPhotos(page, files, photoTargets(page, files.length));
+  });
   $("table-photo-button").addEventListener("click", () => $("table-photo").click());
   $("table-photo").addEventListener("change", (e) => sendTablePhoto(page, takeFiles(e.target)[0]));
   $("seating-right").addEventListener("click", () => closeSeating(page));
@@ -77,7 +80,11 @@ function wire(page) {
     if (!(await page.loaded())) return;
     const name = prompt("Table name", page.table.name);
     if (!name) return;
-    try { page.answer(await call("PATCH", page.api, { name })); page.render(); } catch (error) { page.showError(error.message); }
+    try {
+      page.answer(await call("PATCH", page.api, { name }));
+      page.showError(""); // a refusal of an earlier name no longer applies
+      page.render();
+    } catch (error) { page.showError(error.message); }
   });
   $("delete").addEventListener("click", async () => {
     if (!(await page.loaded())) return;
