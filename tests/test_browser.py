@@ -332,6 +332,22 @@ def test_a_photo_being_read_on_another_phone_is_shown_until_its_cities_are_in(se
     page.close()
 
 
+def test_a_whole_table_photo_read_while_the_page_waited_opens_its_seating(server, browser):
+    """The cities of a whole-table photo that come in while this page waited (it was reloaded
+    during the read, or the photo came from another phone): the seating panel opens, as it
+    does for a photo sent from this page, since no winner is named until it is checked."""
+    page, table_id = open_new_table(browser, server, ["Ann", "Ben", "Cy", "Dee"])
+    expect(page.locator("#seat-panel")).to_be_hidden()
+    with (TABLES / "table-4.jpg").open("rb") as photo_file:
+        sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
+                                 multipart={"photo": {"name": "table.jpg", "mimeType": "image/jpeg",
+                                                      "buffer": photo_file.read()}})
+    assert sent.ok, sent.text()
+    expect(page.locator("#seat-panel")).to_be_visible(timeout=15_000)
+    expect(page.locator("#seat-photo .seat-outline")).to_have_count(4)
+    page.close()
+
+
 def test_a_table_deleted_on_another_phone_says_so_and_offers_nothing_to_photograph(server, browser):
     page, table_id = open_new_table(browser, server, ["Ann", "Ben", "Cy"])
     # deleted on another phone: this one, still showing it, says so

@@ -37,10 +37,13 @@ export function createPage(root, draw) {
     // moved though its tiles did not (factories are ranked at the table) gets a note saying why.
     answer: (table) => {
       if (page.table) noteMoved(page, page.table, table);
-      const first = !page.table;
+      const before = page.unchecked;
       page.table = table;
       page.unchecked = table.scores.unchecked || null;
-      if (first && page.unchecked) page.seatShot = page.unchecked; // its panel opens again on a reload
+      // a whole-table photo whose seating waits to be checked: its panel opens on a reload, and
+      // when its cities come in while this page waited for them (reloaded, or Back and Forward,
+      // during the read)
+      if (page.unchecked && page.unchecked !== before && !page.seatShot) page.seatShot = page.unchecked;
     },
     load: async () => {
       page.answer(await call("GET", page.api));
