@@ -80,18 +80,30 @@ class Table:
     @property
     def seats(self) -> tuple[str, ...]:
         """Everyone who scores: the players, plus the two Automas in the solo game."""
-        return (*self.players, *AUTOMAS) if len(self.players) == 1 else self.players
+        return seats_of(self.players)
 
     def builders(self, index: int) -> list[str]:
-        """The two seats that built city ``index``."""
-        seats = self.seats
-        if len(self.players) == 2:
-            return [seats[index // 2]]
-        return [seats[index], seats[(index + 1) % len(seats)]]
+        """The seats that built city ``index`` (see ``builders_of``)."""
+        return builders_of(self.players, index)
 
     def modifier(self, index: int) -> int:
         """Points added to a city's total: only Automaville in the solo game."""
         return DIFFICULTY_MODIFIER[self.difficulty] if self.is_automaville(index) else 0
+
+
+def seats_of(players: tuple[str, ...]) -> tuple[str, ...]:
+    """Everyone who scores at a table of ``players``: the players, plus the two Automas in
+    the solo game."""
+    return (*players, *AUTOMAS) if len(players) == 1 else tuple(players)
+
+
+def builders_of(players: tuple[str, ...], index: int) -> list[str]:
+    """The seats that build city ``index`` at a table of ``players``, in seating order: the
+    two either side of it, or its one builder in the two-player game (two cities each)."""
+    seats = seats_of(players)
+    if len(players) == 2:
+        return [seats[index // 2]]
+    return [seats[index], seats[(index + 1) % len(seats)]]
 
 
 def score_cities(cities: list[City | SortedCity]) -> list[dict]:

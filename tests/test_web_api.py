@@ -719,6 +719,21 @@ def test_csv_has_the_name_date_each_players_cities_and_tiebreaks(client):
         ["tiebreak", "Dee ahead of ann: both 37 points, higher city score 53 vs 47"]]
 
 
+def test_csv_of_an_unfinished_table_has_every_city_with_its_builders(client):
+    import csv as csv_module
+
+    for players, builders in ((("Ann", "Ben", "Cy"), ["Ann & Ben", "Ben & Cy", "Cy & Ann"]),
+                              (("Ann", "Ben"), ["Ann", "Ann", "Ben", "Ben"])):
+        table_id = typed_table(client, "Unfinished", players, [GRID])
+        rows = list(csv_module.reader(
+            client.get(f"/api/tables/{table_id}/export.csv").data.decode("utf-8-sig").splitlines()))
+        header = rows.index(["city", "builders", "shops", "factories", "taverns", "offices",
+                             "parks", "houses", "total", "grid"])
+        cities = rows[header + 1:header + 1 + len(builders)]
+        assert [row[:2] for row in cities] == [[str(i + 1), b] for i, b in enumerate(builders)]
+        assert cities[0][8] != "" and all(row[2:] == [""] * 8 for row in cities[1:])
+
+
 def test_csv_header_and_tiebreaks_are_never_formulas(client):
     import csv as csv_module
 

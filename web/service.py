@@ -19,6 +19,7 @@ from scorer.photo import DecodeBudget, cell_png, open_photo
 from scorer.table import (
     AUTOMAVILLE,
     Table,
+    builders_of,
     running_scores,
     same_name,
     score_cities,
@@ -401,14 +402,14 @@ def export_csv(table: dict, result: dict) -> str:
     writer.writerow([])
     writer.writerow(["city", "builders", "shops", "factories", "taverns", "offices", "parks",
                      "houses", "total", "grid"])
-    for i, city in enumerate(result["cities"]):
-        if not city:
-            continue
-        s = city["scores"]
+    players = tuple(table.get("players", []))
+    for i, city in enumerate(result["cities"]):  # a city not read yet: who builds it, no scores
+        builders = " & ".join(builders_of(players, i)) if players else ""
+        s = city["scores"] if city else {}
         writer.writerow(map(_cell, [
-            i + 1, " & ".join(city.get("builders", [])), s["shops"], s["factories"],
-            s["taverns"], s["offices"], s["parks"], s["houses"], s["total"],
-            _shown(city)]))
+            i + 1, builders, *(s.get(k, "") for k in ("shops", "factories", "taverns", "offices",
+                                                      "parks", "houses", "total")),
+            _shown(city) if city else ""]))
     if result.get("players"):
         writer.writerow([])
         if result.get("unchecked"):
