@@ -38,6 +38,7 @@ def _city_index(table: dict, city: int) -> int:
 def _table_json(table_id: str) -> dict:
     table = _table(table_id)
     table["scores"] = service.scoreboard(table)
+    service.name_builders(table)
     table["reading_now"] = _reading_now().of(table_id)
     return table
 

@@ -388,6 +388,15 @@ def _when(seconds) -> str:
         return ""
 
 
+def name_builders(table: dict) -> None:
+    """Each city of a table's JSON says who builds it (``builders``) and whether it is the solo
+    game's Automaville (``automaville``), as the rules seat them: the page names cities so."""
+    players = tuple(table["players"])
+    for i, city in enumerate(table["cities"]):
+        city["builders"] = builders_of(players, i)
+        city["automaville"] = len(players) == 1 and i == AUTOMAVILLE
+
+
 def export_csv(table: dict, result: dict) -> str:
     """The table's name and date; one row per city: who built it, the six categories and the
     total; then the players with their two cities and scores (said to be unsure while a

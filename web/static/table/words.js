@@ -13,16 +13,10 @@ export const spoken = (b) => (b ? buildingName(b).toLowerCase() : "nothing"); //
 // A name with the letters the cell shows in it ("drink tavern, Td"), so voice control can say them.
 export const named = (short, b) => (short[b].length > 1 ? `${spoken(b)}, ${short[b]}` : spoken(b));
 
-// The players who build a city (seat index), Automartin and Automanon in solo.
-export function builders(table, index) {
-  const p = table.players;
-  if (p.length === 1) return [[p[0], "Automartin"], ["Automartin", "Automanon"], ["Automanon", p[0]]][index];
-  if (p.length === 2) return [p[Math.floor(index / 2)]];
-  return [p[index], p[(index + 1) % p.length]];
-}
-
-// Solo: the second city is Automaville.
-export const isAutomaville = (table, index) => table.players.length === 1 && index === 1;
+// The players who build a city (seat index), Automartin and Automanon in solo; and whether it
+// is the solo game's Automaville: as the server seats them (scorer.table.builders_of).
+const builders = (table, index) => table.cities[index].builders;
+export const isAutomaville = (table, index) => table.cities[index].automaville;
 
 export function cityTitle(table, index) {
   return `City ${index + 1}${isAutomaville(table, index) ? " · Automaville" : ""} · ${builders(table, index).join(" & ")}`;
