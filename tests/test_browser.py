@@ -366,6 +366,9 @@ def test_the_new_table_form_says_how_many_players_it_sees(server, browser):
     page.fill("textarea[name=players]", "Ann Ben Cy Dee")
     expect(seen).to_have_text("1 player, solo against Automaville: “Ann Ben Cy Dee”. Several "
                               "players? Put a comma or a new line between their names.")
+    page.fill("textarea[name=players]", "Ann;Ben;Cy")  # another separator: one name still
+    expect(seen).to_have_text("1 player, solo against Automaville: “Ann;Ben;Cy”. Several "
+                              "players? Put a comma or a new line between their names.")
     page.fill("textarea[name=players]", "Ann, Ben\nCy Dee")
     expect(seen).to_have_text("3 players: Ann · Ben · Cy Dee")
     # Created, then Back: an empty form, not the same table ready to be made twice.

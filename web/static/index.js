@@ -16,7 +16,7 @@ function playersSeen(seen) {
   if (!seen.length) return "";
   if (seen.length > 1) return `${seen.length} players: ${seen.join(" · ")}`;
   const solo = `1 player, solo against Automaville: “${seen[0]}”`;
-  return /\s/.test(seen[0]) ? `${solo}. Several players? Put a comma or a new line between their names.` : solo;
+  return /[\s;|/]/.test(seen[0]) ? `${solo}. Several players? Put a comma or a new line between their names.` : solo;
 }
 // Back from the table just created: an empty form (the browser would bring the names back), so
 // that the same table is not made twice by mistake.
