@@ -76,7 +76,7 @@ class Table:
 
     def is_automaville(self, index: int) -> bool:
         """Whether city ``index`` is the solo game's Automaville."""
-        return len(self.players) == 1 and index == AUTOMAVILLE
+        return is_automaville(self.players, index)
     @property
     def seats(self) -> tuple[str, ...]:
         """Everyone who scores: the players, plus the two Automas in the solo game."""
@@ -89,6 +89,11 @@ class Table:
     def modifier(self, index: int) -> int:
         """Points added to a city's total: only Automaville in the solo game."""
         return DIFFICULTY_MODIFIER[self.difficulty] if self.is_automaville(index) else 0
+
+
+def is_automaville(players: tuple[str, ...], index: int) -> bool:
+    """Whether city ``index`` at a table of ``players`` is the solo game's Automaville."""
+    return len(players) == 1 and index == AUTOMAVILLE
 
 
 def seats_of(players: tuple[str, ...]) -> tuple[str, ...]:

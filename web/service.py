@@ -18,8 +18,10 @@ from scorer.learned import lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.photo import DecodeBudget, cell_png, open_photo
 from scorer.table import (
     AUTOMAVILLE,
+    AUTOMAVILLE_NAME,
     Table,
     builders_of,
+    is_automaville,
     running_scores,
     same_name,
     score_cities,
@@ -148,8 +150,9 @@ def scoreboard(table: dict) -> dict:
     cities = [_known(c) for c in known]
     scored = score_cities(cities) if known else []
     by_index = dict(zip((c["index"] for c in known), scored, strict=True))
-    if len(table["players"]) == 1 and AUTOMAVILLE in by_index:
-        by_index[AUTOMAVILLE]["name"] = "Automaville"
+    for index, city in by_index.items():
+        if is_automaville(table["players"], index):
+            city["name"] = AUTOMAVILLE_NAME
     return {"complete": False, "cities": [by_index.get(c["index"]) for c in table["cities"]],
             "so_far": _so_far(table, cities), "warnings": table_warnings(cities),
             "unchecked": unchecked_seating(table)}
@@ -347,7 +350,7 @@ def correct_cell(store: Store, reader: LazyReader, table: dict, index: int, row:
 
 def check_counts(table: dict, index: int, counts) -> dict[str, int]:
     """Automaville's tile counts from JSON (solo table, city 2 only); TableError otherwise."""
-    if len(table["players"]) != 1 or index != AUTOMAVILLE:
+    if not is_automaville(table["players"], index):
         raise TableError(f"only Automaville (city {AUTOMAVILLE + 1} of a solo table) is typed "
                          "as tile counts")
     return SortedCity.from_counts(counts).building_counts()
@@ -394,7 +397,7 @@ def name_builders(table: dict) -> None:
     players = tuple(table["players"])
     for i, city in enumerate(table["cities"]):
         city["builders"] = builders_of(players, i)
-        city["automaville"] = len(players) == 1 and i == AUTOMAVILLE
+        city["automaville"] = is_automaville(players, i)
 
 
 def export_csv(table: dict, result: dict) -> str:
