@@ -79,15 +79,15 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     candidates = _candidates(reader, photo, factor, padded, pad, stands_out)
     if candidates is None:
         return single or _single(reader, photo, [], t0)
-    seen, todo, placed = candidates  # placed: the looks of regions put on their lattice
+    seen, todo = candidates
     height, width = seen.image.shape[:2]
     found, unread, searches = [], [], cfg.table_max_searches
     halves = []  # where two cities side by side, seen as one region, would lie
     again = []  # regions whose search read a neighbour: searched again, passing over it
-    for n, (quad, at_edge, look) in enumerate(itertools.chain(todo, halves, again)):
+    for n, (quad, at_edge, look, placed) in enumerate(itertools.chain(todo, halves, again)):
         largest = max((search.area(lk.quad) for lk in found), default=0.0)
         if n < len(todo) and not at_edge and _two_cities(quad, largest, cfg):  # not a half
-            halves += [(half, False, None) for half in _halves(quad)
+            halves += [(half, False, None, False) for half in _halves(quad)
                        if search.within(half.mean(0)[None], width, height, 0)]
         if any(search.inside(quad.mean(0), q) for q in [lk.quad for lk in found] +
                [u.quad for u in unread]):
@@ -100,7 +100,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         retry, searched = n >= len(todo) + len(halves), False
         # a region put on its tiles' lattice, most cells like tiles, is centred on them, not
         # searched around (the search takes the finder's estimates, which missed it)
-        on_tiles = id(look) in placed and look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles
+        on_tiles = placed and look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles
         if look.not_tiles and (searches or retry) and not on_tiles:  # corners off: search
             searches -= not retry  # around it as in a single photo (again: not counted)
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
@@ -131,7 +131,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             found.append(look)
             searches += searched  # the searches that find a city are not counted
             if searched and not search.inside(quad.mean(0), look.quad):  # a neighbour's
-                again.append((quad, at_edge, None))
+                again.append((quad, at_edge, None, False))
         elif at_edge:  # a city cut by the frame's edge is reported, never read
             if search.area(quad) >= cfg.cut_min_size * largest and _stands_out(
                     quad, [lk.quad for lk in found], stands_out, width, cfg):
@@ -371,7 +371,8 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     a cloth the finder never saw). ``padded`` is the photo shrunk
     by ``factor``, padded by ``pad`` pixels of its mirror image; ``stands_out`` its spots
     unlike the table around them (``search.standing_out``). Returns the photo to read
-    them in and (quad (4, 2) in its pixels, at_edge, a first look or None) for each region.
+    them in and (quad (4, 2) in its pixels, at_edge, a first look or None, placed: that look
+    is of a region standing out, put on its tiles' lattice) for each region.
     """
     cfg = reader.config
     long_side = max(padded.shape[:2]) - 2 * pad  # of the photo shrunk by ``factor``
@@ -384,10 +385,11 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     found = _one_per_city(found, cfg)
     typical = search.typical_extent(found, cfg)
     seen, to_image = _sharp_enough(photo, found or standing, typical, factor, cfg)
+    scale = _extent(to_image(np.float32([[0, 0], [1, 1]])))  # its pixels per one of small's
     quick = _first_looks(reader, seen, found, to_image, typical)
     read = [_extent(look.quad) for look in quick.values() if not look.not_tiles]
     if read:  # the size of the cities read at first sight, in ``small``'s pixels
-        typical = float(np.median(read)) / _extent(to_image(np.float32([[0, 0], [1, 1]])))
+        typical = float(np.median(read)) / scale
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
     found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
@@ -395,15 +397,13 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
     standing = [c for c in standing
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
-    area = 0.0  # a city's, in ``small``'s pixels
-    if cities:
-        to_small = 1 / _extent(to_image(np.float32([[0, 0], [1, 1]])))
-        area = float(np.median([search.area(q) for q in cities])) * to_small ** 2
+    area = float(np.median([search.area(q) for q in cities])) / scale ** 2 if cities else 0.0
+    # (a city's, in ``small``'s pixels)
     quick |= {id(c): _on_lattice(reader, seen.image, small, c.quad, to_image, area)
               for c in standing}
     standing = [c for c in standing if not _clutter(quick[id(c)], cfg)]
-    placed = {id(quick[id(c)]) for c in standing}
-    return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c))) for c in found + standing], placed
+    return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c)), False) for c in found] + [
+        (to_image(c.quad), c.at_edge, quick[id(c)], True) for c in standing]
 
 
 def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad: np.ndarray,

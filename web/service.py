@@ -414,14 +414,12 @@ def export_csv(table: dict, result: dict) -> str:
     writer.writerow([])
     writer.writerow(["city", "builders", "shops", "factories", "taverns", "offices", "parks",
                      "houses", "total", "grid"])
-    players = tuple(table.get("players", []))
+    categories = ("shops", "factories", "taverns", "offices", "parks", "houses", "total")
     for i, city in enumerate(result["cities"]):  # a city not read yet: who builds it, no scores
-        builders = " & ".join(builders_of(players, i)) if players else ""
         s = city["scores"] if city else {}
-        writer.writerow(map(_cell, [
-            i + 1, builders, *(s.get(k, "") for k in ("shops", "factories", "taverns", "offices",
-                                                      "parks", "houses", "total")),
-            _shown(city) if city else ""]))
+        writer.writerow(map(_cell, [i + 1, " & ".join(builders_of(tuple(table["players"]), i)),
+                                    *(s.get(k, "") for k in categories),
+                                    _shown(city) if city else ""]))
     if result.get("players"):
         writer.writerow([])
         if result.get("unchecked"):
