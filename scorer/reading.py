@@ -574,6 +574,13 @@ class PhotoReader:
 
         return read_cities(self, open_photo(data, self.config, max_side, budget))
 
+    def shows_more_cities(self, reading: Reading) -> bool:
+        """Whether the photo of a city read on its own shows more cities than that one
+        (``table_reading.shows_more_cities``)."""
+        from .table_reading import shows_more_cities
+
+        return shows_more_cities(self, reading)
+
     def read_file(self, path: str) -> Reading:
         """Read a photo file from disk."""
         return self.read_photo(read_bytes(path, self.config))

@@ -59,10 +59,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     photo = photo if isinstance(photo, Photo) else Photo(photo)
     t0 = time.perf_counter()
     cfg = reader.config
-    factor = max(1, -(-max(photo.image.shape[:2]) // cfg.work_px))
-    small = geometry.shrink(photo.image, factor)
-    pad = int(cfg.table_pad * max(small.shape[:2]))
-    padded = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT)
+    factor, small, padded, pad = _shrunk(photo, cfg)
     region, single = _one_region(reader, small), None
     if region is not None:
         try:
@@ -289,6 +286,40 @@ def _read_around(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, typic
     if best is not None:
         best.quad = best.quad + np.float32([x0, y0])
     return best
+
+
+def shows_more_cities(reader: PhotoReader, reading: Reading) -> bool:
+    """Whether the photo of a city read on its own (``PhotoReader.read``) shows more than
+    that city: another whole city beside it, or two side by side read as one (an outline
+    as long as two cities, each half of it a city). A player who sent a photo of the whole
+    table for one city is told so. Regions of a busy cloth and a neighbour's city partly in
+    view are not counted: each region as large as a city, found in windows sized for the
+    city read, counts only once its sixteen cells look like tiles at first sight."""
+    cfg, photo = reader.config, reading.photo
+    factor, _, padded, pad = _shrunk(photo, cfg)
+    city = geometry.rescale(reading.corners, 1 / (factor * photo.scale))
+    if search.squareness(city) < cfg.table_min_squareness:
+        others = _halves(city)
+    else:
+        extent = _extent(city)
+        others = [c.quad for c in _look_over(reader, padded, pad, [cfg.table_window_cities * extent])
+                  if _city_sized(c, extent, cfg) and not search.inside(c.quad.mean(0), city)]
+        others = _one_per_city([search.Candidate(q, False) for q in others], cfg)
+        others = [c.quad for c in others][:cfg.more_cities_looks]
+    if not others:
+        return False
+    quads = _centred(reader, photo.image, [geometry.rescale(q, factor) for q in others])
+    whole = [look.not_tiles == 0 for look in reader.looks(photo.image, quads)]
+    return all(whole) if search.squareness(city) < cfg.table_min_squareness else any(whole)
+
+
+def _shrunk(photo: Photo, config) -> tuple[int, np.ndarray, np.ndarray, int]:
+    """The photo shrunk as every look works on it: (factor, the shrunk copy, that copy padded
+    by its mirror image, the pad in pixels)."""
+    factor = max(1, -(-max(photo.image.shape[:2]) // config.work_px))
+    small = geometry.shrink(photo.image, factor)
+    pad = int(config.table_pad * max(small.shape[:2]))
+    return factor, small, cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT), pad
 
 
 def _single(reader: PhotoReader, photo: Photo, unread: list[Unread], t0: float,

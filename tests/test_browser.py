@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from photos import CASES, photo, truth
 
@@ -559,6 +560,11 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     scroll = page.locator("#scoreboard .scroll")
     assert scroll.evaluate("s => s.scrollWidth <= s.clientWidth")
+    # Nothing to scroll to: no shade at either side (the board hidden, its box one colour).
+    scroll.evaluate("s => { s.firstElementChild.style.visibility = 'hidden'; }")
+    shot = cv2.imdecode(np.frombuffer(scroll.screenshot(), np.uint8), cv2.IMREAD_COLOR)
+    scroll.evaluate("s => { s.firstElementChild.style.visibility = ''; }")
+    assert shot.max() - shot.min() <= 1, (shot.min(), shot.max())
     for total in board.locator("td.total").all():
         box = total.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -1371,7 +1377,6 @@ def gray_badge(badge) -> tuple:
     """A building's badge: its shape, its letters, and its picture in grayscale, 64 x 64."""
     import io
 
-    import numpy as np
     from PIL import Image
 
     picture = Image.open(io.BytesIO(badge.screenshot())).convert("L").resize((64, 64))
@@ -1813,6 +1818,43 @@ def test_a_seating_changed_on_a_stale_phone_is_refused_and_the_table_shown_as_it
     now = page.request.get(f"{server}/api/tables/{table_id}").json()
     assert [c["grid"] for c in now["cities"]] == [grids[1], grids[0], grids[2], grids[3]]
     page.close()
+
+
+def test_a_photo_of_several_cities_sent_for_one_offers_to_read_them_all(server, browser):
+    """A photo of two cities chosen on City 2's card: one of them is read there, the card says
+    the photo shows more, and one tap reads both as the whole table's photo, into seats 1
+    and 2 (City 2's seat counts as still to read). After a reload the page no longer holds
+    the photo: the card says how to send it instead."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, PLAYERS)
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(4)
+    pair = str(TABLES / "table-2.jpg")
+    page.set_input_files('.city[data-city="2"] input[type=file]:not([capture])', pair)
+    card = page.locator('.city[data-city="2"]')
+    expect(card.locator(".several-cities .hint.warn")).to_have_text(
+        "This photo shows more than one city: only one of them was read, for City 2.",
+        timeout=60_000)
+    card.locator("button.read-every-city").click()
+    panel = page.locator("#seat-panel")
+    expect(panel.locator("polygon.seat-outline")).to_have_count(2, timeout=60_000)
+    expect(panel.locator("#seat-status")).to_have_text(
+        "2 cities found in this photo; 2 seats are still empty. Check the seating.")
+    kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert [c["grid"] for c in kept[:2]] == table_truth("table-2")["grids"]
+    assert [c["grid"] for c in kept[2:]] == [None, None]
+    expect(page.locator(".several-cities")).to_have_count(0)
+
+    page.set_input_files('.city[data-city="3"] input[type=file]:not([capture])', pair)
+    card = page.locator('.city[data-city="3"]')
+    expect(card.locator("button.read-every-city")).to_be_visible(timeout=60_000)
+    page.reload()
+    expect(card.locator(".several-cities .hint:not(.warn)")).to_have_text(
+        "To read every city in it, send it with “Whole table in one photo” above.")
+    expect(card.locator("button.read-every-city")).to_have_count(0)
+    assert not errors
 
 
 def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(server, browser):

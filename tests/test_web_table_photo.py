@@ -230,3 +230,43 @@ def test_cities_read_again_stay_part_of_their_table_photo(client):
         k: first[k] for k in ("table_photo", "in_photo", "photo_notes")}
     assert reading["photo_size"] == [1600, 1200]
     assert client.post(f"{url}/reread").json["cities"][2]["reading"]["in_photo"] == 3
+
+
+def send_for_city(client, table_id, city: int, data: bytes):
+    return client.post(f"/api/tables/{table_id}/cities/{city}/photo",
+                       data={"photo": (io.BytesIO(data), "t.jpg")},
+                       content_type="multipart/form-data")
+
+
+def test_a_whole_table_photo_sent_for_one_city_says_it_shows_more(client):
+    """Sent on one city's card, a photo of four cities is read as that city, says it shows
+    more, and the photo of the whole table sent next takes that city's seat too (a 6-player
+    table: its four cities go to seats 1-4, not 2-5)."""
+    data, truth = fixture(4)
+    table = new_table(client, "ABCDEF")
+    response = send_for_city(client, table["id"], 1, data)
+    assert response.status_code == 200, response.json
+    assert response.json["cities"][0]["reading"]["more_cities"] is True
+    whole = send(client, table["id"], data)
+    assert whole.status_code == 200, whole.json
+    assert whole.json["photo"]["seats"] == [0, 1, 2, 3]
+    assert [c["grid"] for c in whole.json["cities"][:4]] == truth["grids"]
+    assert all("more_cities" not in c["reading"] for c in whole.json["cities"][:4])
+
+
+@pytest.mark.parametrize("name", ["easy-01", "hard-00"])
+def test_a_photo_of_one_city_does_not_say_it_shows_more(client, name):
+    table = new_table(client, "AB")
+    response = send_for_city(client, table["id"], 2, photo(name).read_bytes())
+    assert response.status_code == 200, response.json
+    assert "more_cities" not in response.json["cities"][1]["reading"]
+
+
+@pytest.mark.parametrize("name", ["2", "side-by-side", "7"])
+def test_photos_of_several_cities_sent_for_one_say_so(client, name):
+    """Two cities a tenth of a city apart may be read as one city as long as two: that
+    says so too."""
+    table = new_table(client, "AB")
+    response = send_for_city(client, table["id"], 1, (TABLES / f"table-{name}.jpg").read_bytes())
+    assert response.status_code == 200, response.json
+    assert response.json["cities"][0]["reading"]["more_cities"] is True

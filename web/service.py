@@ -37,7 +37,7 @@ TABLE_SIDE = 4000  # ... and whole-table photos this size, where each city is sm
 NO_CITY_ON_TABLE = ("no complete city found in the photo; photograph the table from above, "
                     "with every city whole in the frame (or each city in its own photo)")
 PHOTO_KEYS = ("table_photo", "in_photo", "photo_notes", "photo_unread",  # kept when read again
-              "seating_checked")
+              "seating_checked", "more_cities")
 MIN_CITY_SHARE = 0.005  # tapped corners must enclose at least this share of the photo
 CORNER_SLACK = 0.05  # a corner may lie this share of the photo's side outside it (a city at the edge)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # spreadsheets run cells starting so
@@ -193,14 +193,19 @@ def add_photo(store: Store, reader, budget: DecodeBudget, table: dict, index: in
 
     An undecodable photo changes nothing (ImageError). A photo without a readable city is
     kept for tapped corners and the city marked unread, its grid unchanged (GridNotFound).
+    A photo that shows more cities than the one read says so (``more_cities``): the next
+    photo of the whole table takes this city's seat as one still to read.
     """
     try:
         reading = reader.read_photo(data, max_side=STORED_SIDE, budget=budget)
     except GridNotFound as refusal:
         store.keep_unread_photo(table["id"], index, refusal.photo.jpeg())
         raise
+    details = _details(reading)
+    if reader.shows_more_cities(reading):  # a photo of the whole table, say: the page
+        details["more_cities"] = True  # offers to read it as one
     store.keep_reading(table["id"], index, reading.photo.jpeg(), reading.warped_jpeg(),
-                       reading.grid, _details(reading), cells=reading.cells_bytes())
+                       reading.grid, details, cells=reading.cells_bytes())
 
 
 def add_table_photo(store: Store, reader, budget: DecodeBudget, table: dict,
@@ -234,8 +239,11 @@ def add_table_photo(store: Store, reader, budget: DecodeBudget, table: dict,
 
 def _free_seats(cities: list[dict], count: int) -> list[int]:
     """The seats ``count`` cities from one photo take (see ``add_table_photo``), given the
-    table's cities (``{"index", "grid", "counts"}`` each)."""
-    free = [c["index"] for c in cities if c.get("counts") is None and not is_complete(c["grid"])]
+    table's cities (``{"index", "grid", "counts", "reading"}`` each): those not known yet,
+    and those read from a photo that showed more cities (a photo of the whole table sent for
+    one city: this one reads them all)."""
+    free = [c["index"] for c in cities if (c.get("counts") is None and not is_complete(c["grid"]))
+            or (c.get("reading") or {}).get("more_cities")]
     found = f"the photo shows {count} complete {'city' if count == 1 else 'cities'}"
     if count == len(cities):
         return list(range(count))

@@ -520,7 +520,7 @@ class Store:
         """Cities read from one photo of the whole table, all at once: the photo (kept once,
         shared by them) and for each (warped image, grid, reading, cells), in the photo's
         order. ``seats_for`` picks their seats from the table's cities as they are now
-        (``{"index", "grid", "counts"}`` each), inside the write: another phone's photo kept
+        (``{"index", "grid", "counts", "reading"}`` each), inside the write: another phone's photo kept
         while this one was read is seen, never overwritten. Returns the seats given."""
         row_id = self._row_id(key)
         files = [self._write(row_id, "table-photo", ".jpg", photo)]
@@ -530,8 +530,9 @@ class Store:
         try:
             with self._db() as db:
                 cities = [{"index": r["idx"], "grid": _load(r["grid"]),
-                           "counts": _load(r["counts"])} for r in db.execute(
-                    "SELECT idx, grid, counts FROM cities WHERE table_id = ? ORDER BY idx",
+                           "counts": _load(r["counts"]), "reading": _load(r["reading"])}
+                          for r in db.execute(
+                    "SELECT idx, grid, counts, reading FROM cities WHERE table_id = ? ORDER BY idx",
                     (row_id,))]
                 seats = seats_for(cities)
                 for index, (_, grid, reading, cells), warped in zip(seats, readings, files[1:],

@@ -59,6 +59,8 @@ class VisionConfig:
     one_city_share: float = 0.1  # the whole photo's finder view shows one region this large
     one_city_rival: float = 0.5  # ... and none other whole this share of it: one city's photo
     one_city_match: float = 0.6  # ... when the city read there covers this share of it
+    more_cities_looks: int = 3  # a single city's photo: regions beside it looked at, to tell
+    # whether it shows more cities (table_reading.shows_more_cities)
     table_window_shares: tuple[float, ...] = (1.0, 0.5, 0.25)  # first windows: share of the
     # long side
     table_window_cities: float = 2.5  # then windows this many times a city's size (from the

@@ -2,6 +2,7 @@
 import { buildingName, call, el } from "../common.js";
 import { hideProgress, shrink, takeFiles, upload } from "./api.js";
 import { correctedCells, flaggedCount, gridView, paintTools, typedCount, typingCount } from "./grid.js";
+import { sendTablePhoto } from "./seating.js";
 import { forgetConfirmed, noteMoved, setCardError } from "./state.js";
 import { offerUndo, restoreCity } from "./undo.js";
 import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./words.js";
@@ -36,6 +37,8 @@ export async function sendPhotos(page, files, indexes, asked = false) {
         forgetConfirmed(page, index);
         setCardError(page, index, "");
         page.answer(result.data);
+        if ((page.table.cities[index].reading || {}).more_cities) page.several.set(index, files[k]);
+        else page.several.delete(index);
         if (retake) offerUndo(page, index, `City ${index + 1} read from the new photo.`, restoreCity(page, index));
         page.render();
         page.refreshLearning();
@@ -117,6 +120,7 @@ export function cityCard(page, city, index) {
   if (typing) card.append(paintTools(page, index));
   if (city.grid) card.append(gridView(page, city, index));
   if (typing) card.append(typingCount(page, city, index));
+  if (city.photo && !unread && city.reading && city.reading.more_cities) card.append(severalCities(page, index));
   const corrected = correctedCells(city);
   const low = flaggedCount(page, index);
   if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
@@ -161,6 +165,24 @@ function workOn(page, index) {
   const typed = !city.photo && city.grid ? city.grid.flat().filter(Boolean).length : 0;
   if (fixed) return `City ${index + 1}'s ${plural(fixed, "corrected cell", "corrected cells")}`;
   return typed ? `City ${index + 1}'s ${plural(typed, "typed tile", "typed tiles")}` : null;
+}
+
+// A photo of several cities sent for one (the whole table, say): one of them was read for this
+// city; while the page still holds the photo, one tap reads every city in it, as the whole
+// table's photo (whose cities take this seat too: the server counts it as still to read).
+function severalCities(page, index) {
+  const box = el("div", { className: "several-cities" });
+  box.append(el("p", { className: "hint warn", textContent: `This photo shows more than one city: only one of them was read, for City ${index + 1}.` }));
+  const file = page.several.get(index);
+  if (file) {
+    const whole = el("button", { type: "button", className: "small primary read-every-city", textContent: "Read every city in it" });
+    whole.dataset.focus = `several:${index}`;
+    whole.addEventListener("click", () => sendTablePhoto(page, file));
+    box.append(whole);
+  } else {
+    box.append(el("p", { className: "hint", textContent: "To read every city in it, send it with “Whole table in one photo” above." }));
+  }
+  return box;
 }
 
 // A real button opens the (hidden) file input: reachable with Tab, pressed with Enter or Space.

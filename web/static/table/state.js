@@ -18,6 +18,7 @@ export function createPage(root, draw) {
     confirmed: new Set(), // "index:r:c" of flagged cells the player confirmed as read
     busy: new Map(), // city index -> "Reading…" / "Waiting…" while its photo is sent and read
     retry: new Map(), // city index -> the photo that did not reach the server, for "Try again"
+    several: new Map(), // city index -> its photo, which shows more cities: "Read every city in it"
     countsOpen: new Set(), // city indexes whose "Type counts" form is open
     paint: null, // {city, building}: paint mode, each tapped cell becomes that building
     nextCell: null, // {city, r, c}: the empty cell chosen after one was set with the picker
