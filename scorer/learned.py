@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -57,12 +58,14 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
             if sum(info.file_size for info in d.zip.infolist()) > MAX_UNPACKED_BYTES:
                 raise TableError(f"{problem} (it unpacks to more than the most lessons kept)")
             cells, buildings, player = d["cells"], d["buildings"], d["player"]
-    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as error:
+    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile,
+            zlib.error) as error:  # (a damaged deflate stream raises zlib's own error)
         raise TableError(problem) from error
-    n = len(buildings)
     if not (cells.dtype == CELL_DTYPE and cells.ndim == 2 and buildings.ndim == 1
-            and player.ndim == 1 and len(cells) == n == len(player) and n <= MAX_LESSONS):
+            and player.dtype == bool and player.ndim == 1
+            and len(cells) == len(buildings) == len(player) <= MAX_LESSONS):
         raise TableError(problem)
+    n = len(buildings)
     if n and cells.shape[1] != width:
         raise TableError("these tiles were learned with another version of the tile model")
     if not all(b in BUILDINGS for b in buildings.tolist()) or not np.isfinite(cells).all():

@@ -13,7 +13,14 @@ import numpy as np
 
 from .vision import geometry
 from .vision.config import VisionConfig
-from .vision.image_io import DecodeBudget, decode_photo, encode_image, fit_within, is_large_jpeg
+from .vision.image_io import (
+    DecodeBudget,
+    decode_photo,
+    encode_image,
+    fit_within,
+    is_large_jpeg,
+    photo_size,
+)
 
 __all__ = ["DecodeBudget", "Photo", "cell_png", "open_photo"]
 
@@ -64,9 +71,10 @@ def open_photo(data: bytes, config: VisionConfig, max_side: int | None = None,
     if max_side is not None:
         image = fit_within(decode_photo(data, config, max_side=max_side, budget=budget), max_side)
         return Photo(image, 1, None, (time.perf_counter() - t0) * 1000)
-    half = is_large_jpeg(data, config)
-    image = decode_photo(data, config, reduce=2 if half else 1, budget=budget)
-    return Photo(image, 2 if half else 1, data if half else None,
+    image = decode_photo(data, config, reduce=2 if is_large_jpeg(data, config) else 1,
+                         budget=budget)
+    scale = round(max(photo_size(data, config)[1:]) / max(image.shape[:2]))  # (the budget may
+    return Photo(image, scale, data if scale > 1 else None,  # ask for a smaller decode)
                  (time.perf_counter() - t0) * 1000)
 
 

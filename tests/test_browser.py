@@ -36,7 +36,7 @@ def served(tmp_path_factory):
     from web.server import make_server
 
     app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")),
-                      "TRUSTED_HOSTS": ["127.0.0.1"]})
+                      "SERVED_HOSTS": ["127.0.0.1"]})
     server = make_server(app, "127.0.0.1", 0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -245,6 +245,7 @@ def test_api_campaign_of_three_games(client):
         ({"table": other_level, "type": "park"}, "played at difficulty 5"),
         ({"table": unfinished, "type": "park"}, "is not finished"),
         ({"table": "nope", "type": "park"}, "no table nope"),
+        ({"table": "a\ud800b", "type": "park"}, "no such table"),  # not text: never looked up
         ({"table": lost, "type": "castle"}, "unknown building type"),
     ]:
         response = client.post(f"{api}/games", json=body)
@@ -293,6 +294,20 @@ def test_api_beginner_campaign_takes_beginner_tables_only(client):
     assert response.status_code == 400 and "full mode" in response.json["error"]
     assert client.post(f"{api}/games", json={"table": counted, "type": "office"}).json[
         "total"] == 59 + 8
+
+
+def test_automavilles_counts_keep_their_seat_when_the_cities_are_reordered(client):
+    """Only Automaville's seat is scored from tile counts: a new seating that moves its
+    counts elsewhere is refused, and nothing moves (the table and the campaigns still read)."""
+    table = solo_table(client, (MIXED, {"house": 16}, SHOPS))
+    before = client.get(f"/api/tables/{table}").json
+    for order in ([1, 0, 2], [0, 2, 1]):
+        moved = client.put(f"/api/tables/{table}/order", json={"order": order})
+        assert moved.status_code == 400 and "city 2 is given as tile counts" in moved.json["error"]
+    after = client.get(f"/api/tables/{table}")
+    assert after.status_code == 200 and after.json["cities"] == before["cities"]
+    assert client.get("/api/campaigns").status_code == 200
+    assert client.put(f"/api/tables/{table}/order", json={"order": [2, 1, 0]}).status_code == 200
 
 
 def test_api_host_mode_lists_no_campaigns(tmp_path):

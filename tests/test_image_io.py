@@ -116,6 +116,19 @@ def test_the_decoding_budget_refuses_a_photo_larger_than_itself():
     assert decode_photo(data, budget=DecodeBudget(400 * 300 * 6)).shape == (300, 400, 3)
 
 
+def test_a_jpeg_larger_than_the_whole_budget_is_decoded_smaller_to_fit_it():
+    """A whole-table photo of 12 MP asked at up to 4000 px, with room for 3 MP: read at half
+    size rather than refused (a PNG cannot be decoded smaller: it is refused)."""
+    from scorer.vision.image_io import DecodeBudget
+
+    budget = DecodeBudget(2000 * 1500 * 6)
+    data = encode(Image.new("RGB", (4000, 3000), (10, 20, 30)), "JPEG")
+    assert decode_photo(data, max_side=4000, budget=budget).shape == (1500, 2000, 3)
+    assert decode_photo(data, budget=budget).shape == (1500, 2000, 3)
+    with pytest.raises(ImageError, match="too large to decode here"):
+        decode_photo(encode(Image.new("RGB", (4000, 3000)), "PNG"), budget=budget)
+
+
 def test_the_decoding_budget_makes_photos_wait_their_turn():
     import threading
 

@@ -7,6 +7,7 @@ degrees): the shipped model misreads most of its cells, as it would a copy it ne
 
 import io
 import json
+import zipfile
 
 import cv2
 import numpy as np
@@ -16,7 +17,7 @@ from PIL import Image
 
 from scorer.cli import main
 from scorer.errors import TableError
-from scorer.learned import LEARNED_FILE, lessons_from_bytes, load_learned
+from scorer.learned import LEARNED_FILE, lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.reading import PhotoReader
 from web import create_app
 
@@ -239,3 +240,32 @@ def test_cells_are_stored_compactly():
 def test_a_damaged_learned_file_is_ignored(tmp_path):
     (tmp_path / LEARNED_FILE).write_bytes(b"PK\x03\x04 damaged")
     assert load_learned(tmp_path) is None
+
+
+def _damaged(data: bytes) -> bytes:
+    """A lessons file whose cells' compressed stream is damaged (its zip entry intact)."""
+    info = zipfile.ZipFile(io.BytesIO(data)).getinfo("cells.npy")
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra) + 10
+    out = bytearray(data)
+    out[start:start + 50] = bytes(b ^ 0x5A for b in out[start:start + 50])
+    return bytes(out)
+
+
+def _npz(**arrays) -> bytes:
+    out = io.BytesIO()
+    np.savez(out, **arrays)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("junk", [
+    _npz(cells=np.float16(1), buildings=np.array("shop"), player=np.array(True)),  # no rows
+    _npz(cells=np.zeros((1, 160), np.float16), buildings=np.array(["shop"]),
+         player=np.array(["no"])),  # a flag that is not a flag
+    "damaged"])
+def test_a_damaged_or_malformed_lessons_file_is_refused(junk):
+    rng = np.random.default_rng(0)
+    good = lessons_to_bytes([(rng.standard_normal(160).astype(np.float16).tobytes(), "shop", True)
+                             for _ in range(400)])
+    assert len(lessons_from_bytes(good, width=160)) == 400
+    with pytest.raises(TableError, match="not a file of learned tiles"):
+        lessons_from_bytes(_damaged(good) if junk == "damaged" else junk, width=160)

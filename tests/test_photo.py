@@ -51,3 +51,9 @@ def test_the_photo_as_jpeg_is_what_was_decoded():
 def test_the_budget_is_used_for_decoding():
     with pytest.raises(ImageError, match="too large to decode here"):
         open_photo(jpeg((4000, 3000)), DEFAULT, max_side=2000, budget=DecodeBudget(1000))
+
+
+def test_a_photo_decoded_smaller_for_the_budget_knows_its_scale():
+    photo = open_photo(jpeg((4000, 3000)), DEFAULT, budget=DecodeBudget(1000 * 750 * 6))
+    assert photo.image.shape == (750, 1000, 3) and photo.scale == 4
+    assert photo.size == (4000, 3000)

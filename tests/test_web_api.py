@@ -312,9 +312,12 @@ def test_a_large_json_body_is_413(client):
      ({"players": ["Ann", "Ben\x00", "Cy"]}, "not text"),
      ({"players": ["Ann", "Ben", "Cy"], "name": "\udfff"}, "not text"),
      ({"players": ["Ann", "Ben", "Cy"], "name": ["x"]}, "must be text"),
+     *[({"players": ["Ann", "Ben", "Cy"], "name": name}, "must be text")
+       for name in (0, False, [], {})],
      ({"players": ["A" * 41, "Ben", "Cy"]}, "at most 40"),
      ({"players": ["A"], "difficulty": True}, "1 to 7")],
-    ids=["surrogate-player", "nul-player", "surrogate-name", "list-name", "long-name",
+    ids=["surrogate-player", "nul-player", "surrogate-name", "list-name", "zero-name",
+         "false-name", "empty-list-name", "empty-object-name", "long-name",
          "bool-difficulty"])
 def test_names_that_are_not_text_are_400(client, body, message):
     response = client.post("/api/tables", json=body)
@@ -510,11 +513,23 @@ def test_security_headers_on_every_answer(client):
 
 
 def test_unknown_host_names_are_refused(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path), "TRUSTED_HOSTS": ["localhost", "127.0.0.1"]})
+    app = create_app({"DATA_DIR": str(tmp_path), "SERVED_HOSTS": ["localhost", "127.0.0.1", "::1"]})
     client = app.test_client()
     assert client.get("/", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+    assert client.get("/", headers={"Host": "[::1]:8000"}).status_code == 200
     response = client.get("/api/tables", headers={"Host": "attacker.example"})
     assert response.status_code == 421 and "does not answer" in response.json["error"]
+
+
+@pytest.mark.parametrize("host, origin, status", [
+    ("[", None, 400), ("[::1", None, 400),
+    ("127.0.0.1:8000", "http://[", 403), ("127.0.0.1:8000", "http://[::1", 403)])
+def test_a_host_or_origin_that_is_not_a_url_is_refused(tmp_path, host, origin, status):
+    client = create_app({"DATA_DIR": str(tmp_path)}).test_client()
+    headers = {"Host": host, **({"Origin": origin} if origin else {})}
+    response = client.post("/api/tables", json={"players": ["Ann", "Ben"]}, headers=headers)
+    assert response.status_code == status and "error" in response.json
+    assert client.get("/api/tables", headers={"Host": "127.0.0.1:8000"}).json["tables"] == []
 
 
 def test_host_mode_lists_no_tables(tmp_path):

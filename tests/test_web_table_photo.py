@@ -270,3 +270,21 @@ def test_photos_of_several_cities_sent_for_one_say_so(client, name):
     response = send_for_city(client, table["id"], 1, (TABLES / f"table-{name}.jpg").read_bytes())
     assert response.status_code == 200, response.json
     assert response.json["cities"][0]["reading"]["more_cities"] is True
+
+
+def test_a_new_photo_of_a_city_read_with_tapped_corners_leaves_its_table_photo(client):
+    """A city of a whole-table photo, photographed again on its own where no city is found,
+    then read inside tapped corners: its reading now comes from that photo, so it is no
+    longer one of the whole-table photo's cities (whose seating check would vouch for it)."""
+    data, _ = fixture(4)
+    table = new_table(client, "ABCD")
+    shot = send(client, table["id"], data).json["cities"][2]["reading"]["table_photo"]
+    refused = send_for_city(client, table["id"], 3, EMPTY_TABLE.read_bytes())
+    assert refused.status_code == 422
+    url = f"/api/tables/{table['id']}/cities/3"
+    read = client.post(f"{url}/corners", json={"corners": [[100, 100], [400, 100], [400, 400],
+                                                            [100, 400]]})
+    assert read.status_code == 200, read.json
+    reading = read.json["cities"][2]["reading"]
+    assert "table_photo" not in reading and "in_photo" not in reading
+    assert [c["reading"].get("table_photo") for c in read.json["cities"]] == [shot, shot, None, shot]

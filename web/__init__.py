@@ -37,8 +37,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     DATA_DIR, MODEL_DIR; MAX_CONTENT_LENGTH (uploads), MAX_JSON_BYTES, MAX_FORM_MEMORY_SIZE
     and MAX_FORM_PARTS (form fields); DECODE_BUDGET (bytes of photos decoded at once, by
     default 4 uploads' worth); HOST_MODE (a café serving many tables: no list of tables);
-    TRUSTED_HOSTS (``Host`` names answered, None for any); LAN_URL (the address phones open,
-    e.g. ``http://192.168.1.20:8000``: pages show a QR code of their link, None for none).
+    SERVED_HOSTS (``Host`` names answered, None for any; not Flask's TRUSTED_HOSTS, whose
+    check cannot name an IPv6 address such as ::1); LAN_URL (the address phones open, e.g.
+    ``http://192.168.1.20:8000``: pages show a QR code of their link, None for none).
     """
     app = Flask(__name__)
     app.config.from_mapping(
@@ -50,7 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_FORM_PARTS=8,
         DECODE_BUDGET=None,
         HOST_MODE=os.environ.get("BTC_HOST_MODE", "") not in ("", "0"),
-        TRUSTED_HOSTS=None,
+        SERVED_HOSTS=None,
         LAN_URL=None,
     )
     if test_config:
@@ -75,14 +76,17 @@ def _guard(app: Flask) -> None:
 
     @app.before_request
     def same_site_only():
-        trusted = app.config["TRUSTED_HOSTS"]
-        host = urlsplit(f"//{request.headers.get('Host', '')}").hostname or ""
-        if trusted is not None and host not in trusted:
-            return jsonify(error=f"this server does not answer for {host[:60]!r}"), 421
+        trusted = app.config["SERVED_HOSTS"]
+        host = _split(f"//{request.headers.get('Host', '')}")
+        if host is None:
+            return jsonify(error="the request's Host header is not a host name"), 400
+        name = host.hostname or ""
+        if trusted is not None and name not in trusted:
+            return jsonify(error=f"this server does not answer for {name[:60]!r}"), 421
         if request.method in SAFE_METHODS:
             return None
         origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != request.headers.get("Host"):
+        if origin is not None and getattr(_split(origin), "netloc", None) != request.headers.get("Host"):
             return jsonify(error="changes are accepted only from this app's own pages"), 403
         if request.headers.get("Sec-Fetch-Site") == "cross-site":
             return jsonify(error="changes are accepted only from this app's own pages"), 403
@@ -94,6 +98,14 @@ def _guard(app: Flask) -> None:
         if request.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
         return response
+
+
+def _split(url: str):
+    """``urlsplit(url)``, None when it is not a URL (an unclosed "[", say)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
 
 
 def _errors(app: Flask) -> None:
@@ -158,8 +170,8 @@ def serving_app(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None 
             raise ScorerError("no LAN address found: connect this machine to the Wi-Fi the "
                               "phones use, or serve on --host ADDRESS with BTC_HOSTS set")
         host = "0.0.0.0"
-        config["TRUSTED_HOSTS"] = [*addresses, *LOOPBACK_HOSTS, *names]
+        config["SERVED_HOSTS"] = [*addresses, *LOOPBACK_HOSTS, *names]
         config["LAN_URL"] = f"http://{addresses[0]}:{port}"
     elif names or host in LOOPBACK_HOSTS:
-        config["TRUSTED_HOSTS"] = names or LOOPBACK_HOSTS
+        config["SERVED_HOSTS"] = names or LOOPBACK_HOSTS
     return create_app(config), host

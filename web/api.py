@@ -77,6 +77,12 @@ def _body() -> dict:
     return body
 
 
+def _given(value, default: str):
+    """A name as sent, or ``default`` when none was (null, or blank): a name that
+    is not text (0, false, a list) is refused by ``_text``, not replaced."""
+    return default if value is None or (isinstance(value, str) and not value.strip()) else value
+
+
 def _text(value, what: str, longest: int) -> str:
     """A name from JSON: a string of printable characters (surrogates and controls refused)."""
     if not isinstance(value, str):
@@ -112,7 +118,7 @@ def create_table():
     difficulty = body.get("difficulty", 4)
     if not isinstance(difficulty, int) or isinstance(difficulty, bool):
         raise TableError("the solo difficulty level is 1 to 7")
-    name = _text(body.get("name") or "Game night", "the table's name", 10_000)[:80]
+    name = _text(_given(body.get("name"), "Game night"), "the table's name", 10_000)[:80]
     check_seating(tuple(players), difficulty)
     count = cities_for(len(players))
     table_id = _store().create_table(name, players, difficulty, count)
@@ -440,7 +446,7 @@ def create_campaign():
     body = _body()
     length, difficulty, mode = body.get("length", 3), body.get("difficulty", 4), body.get("mode")
     check_settings(length, difficulty, mode)
-    name = _text(body.get("name") or "Campaign", "the campaign's name", 10_000)[:80]
+    name = _text(_given(body.get("name"), "Campaign"), "the campaign's name", 10_000)[:80]
     campaign_id = _store().create_campaign(name, length, difficulty, mode)
     return jsonify(_campaign_json(campaign_id)), 201
 

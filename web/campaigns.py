@@ -16,7 +16,10 @@ def table_key(reference) -> str:
     if not isinstance(reference, str) or not reference.strip():
         raise TableError("give the solo table's link or id")
     reference = reference.strip().split("#", 1)[0].split("?", 1)[0].rstrip("/")
-    return reference.rsplit("/tables/", 1)[-1].rsplit("/", 1)[-1][:80]
+    key = reference.rsplit("/tables/", 1)[-1].rsplit("/", 1)[-1][:80]
+    if not (key.isascii() and key.isprintable()):  # a table's id is a URL-safe token
+        raise TableError("no such table: check the link")
+    return key
 
 
 def finished_solo(store: Store, key: str) -> tuple[dict, dict]:

@@ -274,9 +274,11 @@ def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, i
     """Read the stored photo again inside the four corners the player tapped."""
     name, photo = _stored_photo(store, reader, budget, table, index)
     reading = reader.read(photo, check_corners(corners, *photo.size))
+    before = table["cities"][index]["reading"]
+    if isinstance(before, dict) and before.get("unread"):  # a new photo, where no city was
+        before = None  # found: not the whole-table photo the city may have come from
     store.keep_reading(table["id"], index, None, reading.warped_jpeg(), reading.grid,
-                       _details(reading, table["cities"][index]["reading"]), photo_read=name,
-                       cells=reading.cells_bytes())
+                       _details(reading, before), photo_read=name, cells=reading.cells_bytes())
 
 
 def read_again(store: Store, reader, budget: DecodeBudget, table: dict, index: int) -> None:

@@ -569,8 +569,13 @@ class Store:
             if sorted(order) != list(range(count)):
                 raise TableError(f"order must list each of the {count} seats once, from 0")
             seat = {old: new for new, old in enumerate(order)}
-            readings = {r["idx"]: _load(r["reading"]) for r in db.execute(
-                "SELECT idx, reading FROM cities WHERE table_id = ?", (row_id,))}
+            rows = db.execute("SELECT idx, reading, counts FROM cities WHERE table_id = ?",
+                              (row_id,)).fetchall()
+            counted = [r["idx"] for r in rows if r["counts"] is not None and seat[r["idx"]] != r["idx"]]
+            if counted:  # only Automaville's seat is scored from counts
+                raise TableError(f"city {counted[0] + 1} is given as tile counts (Automaville): "
+                                 "it keeps its seat")
+            readings = {r["idx"]: _load(r["reading"]) for r in rows}
             # cities of a whole-table photo moved: its seating is to be checked again
             moved = {r.get("table_photo") for i, r in readings.items()
                      if seat[i] != i and isinstance(r, dict)} - {None}

@@ -135,14 +135,17 @@ def decode_photo(data: bytes, config: VisionConfig = DEFAULT, reduce: int = 1,
     time of a full decode); other formats are always decoded at full size.
     max_side : decode a JPEG as small as libjpeg can while keeping this many pixels on its
     long side (overrides ``reduce``).
-    budget : the decoded size is reserved in it first (waits, or refuses a photo too large).
+    budget : the decoded size is reserved in it first (waits, or refuses a photo too large;
+    a JPEG too large for the whole budget is decoded smaller, at 1/2, 1/4 or 1/8 size).
     """
     kind, width, height = photo_size(data, config)
     if max_side is not None:
         reduce = reduction((width, height), kind, max_side)
     reduce = reduce if kind == "JPEG" and reduce in REDUCTIONS else 1
-    cost = -(-width // reduce) * -(-height // reduce) * BYTES_PER_PIXEL
-    with budget.reserve(cost) if budget is not None else nullcontext():
+    if kind == "JPEG" and budget is not None:  # too large for the budget: decoded smaller
+        reduce = next((r for r in (1, *REDUCTIONS[::-1]) if r >= reduce and
+                       _cost(width, height, r) <= budget.limit), reduce)
+    with budget.reserve(_cost(width, height, reduce)) if budget is not None else nullcontext():
         if kind in ("HEIC", "AVIF"):
             return _decode_pil(data, kind)
         if kind == "PNG" and not _chunks_fit(data):
@@ -153,6 +156,11 @@ def decode_photo(data: bytes, config: VisionConfig = DEFAULT, reduce: int = 1,
         if image is None:
             raise ImageError(f"the {kind} file is damaged and cannot be decoded")
         return cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+
+
+def _cost(width: int, height: int, reduce: int) -> int:
+    """Bytes that decoding a photo of this size, reduced so, takes."""
+    return -(-width // reduce) * -(-height // reduce) * BYTES_PER_PIXEL
 
 
 def _decode_pil(data: bytes, kind: str) -> np.ndarray:
