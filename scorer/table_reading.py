@@ -298,7 +298,8 @@ def shows_more_cities(reader: PhotoReader, reading: Reading) -> bool:
     cfg, photo = reader.config, reading.photo
     factor, _, padded, pad = _shrunk(photo, cfg)
     city = geometry.rescale(reading.corners, 1 / (factor * photo.scale))
-    if search.squareness(city) < cfg.table_min_squareness:
+    two_long = search.squareness(city) < cfg.table_min_squareness
+    if two_long:
         others = _halves(city)
     else:
         extent = _extent(city)
@@ -310,7 +311,7 @@ def shows_more_cities(reader: PhotoReader, reading: Reading) -> bool:
         return False
     quads = _centred(reader, photo.image, [geometry.rescale(q, factor) for q in others])
     whole = [look.not_tiles == 0 for look in reader.looks(photo.image, quads)]
-    return all(whole) if search.squareness(city) < cfg.table_min_squareness else any(whole)
+    return all(whole) if two_long else any(whole)
 
 
 def _shrunk(photo: Photo, config) -> tuple[int, np.ndarray, np.ndarray, int]:
