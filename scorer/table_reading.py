@@ -302,11 +302,9 @@ def shows_more_cities(reader: PhotoReader, reading: Reading) -> bool:
     if two_long:
         others = _halves(city)
     else:
-        extent = _extent(city)
-        others = [c.quad for c in _look_over(reader, padded, pad, [cfg.table_window_cities * extent])
-                  if _city_sized(c, extent, cfg) and not search.inside(c.quad.mean(0), city)]
-        others = _one_per_city([search.Candidate(q, False) for q in others], cfg)
-        others = [c.quad for c in others][:cfg.more_cities_looks]
+        regions = _look_over(reader, padded, pad, [cfg.table_window_cities * _extent(city)])
+        others = [c.quad for c in _one_per_city(_cities_beside(regions, city, cfg), cfg)]
+        others = others[:cfg.more_cities_looks]
     if not others:
         return False
     quads = _centred(reader, photo.image, [geometry.rescale(q, factor) for q in others])
@@ -347,10 +345,18 @@ def _beside(reader: PhotoReader, padded: np.ndarray, pad: int, city: np.ndarray)
     another city the whole photo's look missed: a region as large beside it, or one holding
     it and another."""
     cfg = reader.config
-    extent, area = _extent(city), search.area(city)
-    return any((not c.at_edge and c.area >= cfg.table_pair_area * area) or (
-        _city_sized(c, extent, cfg) and not search.inside(c.quad.mean(0), city))
-        for c in _look_over(reader, padded, pad, [cfg.table_window_cities * extent]))
+    regions = _look_over(reader, padded, pad, [cfg.table_window_cities * _extent(city)])
+    return bool(_cities_beside(regions, city, cfg)) or any(
+        not c.at_edge and c.area >= cfg.table_pair_area * search.area(city) for c in regions)
+
+
+def _cities_beside(regions: list[search.Candidate], city: np.ndarray,
+                   config) -> list[search.Candidate]:
+    """The regions whole, square and about as large as ``city`` (quad (4, 2)) that lie
+    beside it (their middle outside it)."""
+    extent = _extent(city)
+    return [c for c in regions
+            if _city_sized(c, extent, config) and not search.inside(c.quad.mean(0), city)]
 
 
 def _city_sized(candidate: search.Candidate, extent: float, config) -> bool:

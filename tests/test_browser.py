@@ -17,7 +17,7 @@ import pytest
 from photos import CASES, photo, truth
 
 from scorer.city import City
-from scorer.table import Table, score_table
+from scorer.table import Table, cities_for, score_table
 from web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -500,6 +500,18 @@ def dismissed(page, act) -> str:
     return asked[0]
 
 
+def phone_at_new_table(server, browser, players):
+    """A phone-sized page on a new table of ``players``, its cards drawn: (page, table id, the
+    page's errors as they come)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    table_id = new_table(page, server, players)
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(cities_for(len(players)))
+    return page, table_id, errors
+
+
 def new_table(page, server, players) -> str:
     created = page.request.post(f"{server}/api/tables", data={"players": players},
                                 headers={"Origin": server})
@@ -754,11 +766,7 @@ def test_a_cell_shows_at_once_and_goes_back_when_the_server_refuses(server, brow
 
 def test_a_photo_that_did_not_reach_the_server_says_so_in_its_card_and_can_be_sent_again(
         server, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
-    page.goto(f"{server}/tables/{table_id}")
+    page, table_id, errors = phone_at_new_table(server, browser, ["Ann", "Ben", "Cy"])
     card = page.locator('.city[data-city="2"]')
     page.route("**/cities/2/photo", lambda route: route.abort())  # the Wi-Fi drops
     page.set_input_files('.city[data-city="2"] input[type=file]:not([capture])', str(photo(CASES[1])))
@@ -1825,12 +1833,7 @@ def test_a_photo_of_several_cities_sent_for_one_offers_to_read_them_all(server, 
     the photo shows more, and one tap reads both as the whole table's photo, into seats 1
     and 2 (City 2's seat counts as still to read). After a reload the page no longer holds
     the photo: the card says how to send it instead."""
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    table_id = new_table(page, server, PLAYERS)
-    page.goto(f"{server}/tables/{table_id}")
-    expect(page.locator(".city")).to_have_count(4)
+    page, table_id, errors = phone_at_new_table(server, browser, PLAYERS)
     pair = str(TABLES / "table-2.jpg")
     page.set_input_files('.city[data-city="2"] input[type=file]:not([capture])', pair)
     card = page.locator('.city[data-city="2"]')
@@ -1858,12 +1861,7 @@ def test_a_photo_of_several_cities_sent_for_one_offers_to_read_them_all(server, 
 
 
 def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(server, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    table_id = new_table(page, server, PLAYERS)
-    page.goto(f"{server}/tables/{table_id}")
-    expect(page.locator(".city")).to_have_count(4)
+    page, table_id, errors = phone_at_new_table(server, browser, PLAYERS)
     held = []  # the photo waits here, as on a busy tablecloth: the page shows it is alive
     page.route("**/api/tables/*/photo", lambda route: held.append(route))
     page.set_input_files("#table-photo", str(TABLES / "table-2.jpg"))
