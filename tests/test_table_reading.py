@@ -195,6 +195,50 @@ def test_a_city_standing_out_with_the_cloth_s_edge_is_read_at_a_city_s_size(read
         reader, *independent_table(903044, 6, "stripes", "hard", "printed"), count=6)
 
 
+def outlined_a_cell_off(reader, seed: int, family: str, city: int):
+    """A city of an easy whole-table photo (dev seed 903) outlined a cell off, a column of
+    cloth in and a column of tiles out: the photo's image, the city's true corners (4, 2)
+    and the look at that outline."""
+    jpeg, truth = independent_table(seed, 3, family, "easy")
+    image = open_photo(jpeg, reader.config).image
+    corners = np.array(truth["cities"][city]["corners"], np.float32)
+    look = reader.look(image, corners + (corners[1] - corners[0]) / 4)
+    assert look.not_tiles >= reader.config.reframe_not_tiles
+    return image, corners, look
+
+
+@pytest.mark.parametrize("city", [1, 2])
+def test_a_city_outlined_a_cell_off_is_put_on_its_tiles_lattice_first(reader, monkeypatch, city):
+    """On a tartan, the block a cell away on the city's tiles' lattice shows sixteen tiles:
+    it is taken without framing the outline again (each round of which reads 37 outlines,
+    seconds on a busy cloth at 12 MP)."""
+    image, corners, look = outlined_a_cell_off(reader, 903001, "tartan", city)
+
+    def reframed(image, look):  # (framing again starts from two cells unlike tiles)
+        assert look.not_tiles < reader.config.reframe_not_tiles, "framed again"
+        return look
+
+    monkeypatch.setattr(reader, "_reframed", reframed)
+    placed = table_reading._centred_on_tiles(reader, image, look, [])
+    cell = np.linalg.norm(corners[1] - corners[0]) / 4
+    assert placed.not_tiles == 0
+    assert np.linalg.norm(placed.quad.mean(0) - corners.mean(0)) < 0.25 * cell
+
+
+def test_a_lattice_block_short_of_sixteen_tiles_is_not_taken(reader, monkeypatch):
+    """On a gingham whose checks repeat about as the tiles do, no block of the lattice found
+    shows sixteen tiles: the outline is framed again as before, and the city found."""
+    image, corners, look = outlined_a_cell_off(reader, 903000, "gingham", 0)
+    framed = []
+    reframed = reader._reframed
+    monkeypatch.setattr(reader, "_reframed", lambda image, look: framed.append(look.not_tiles)
+                        or reframed(image, look))
+    placed = table_reading._centred_on_tiles(reader, image, look, [])
+    cell = np.linalg.norm(corners[1] - corners[0]) / 4
+    assert framed == [look.not_tiles] and placed.not_tiles == 0
+    assert np.linalg.norm(placed.quad.mean(0) - corners.mean(0)) < 0.25 * cell
+
+
 def test_a_photo_of_one_city_reads_as_before(reader):
     data = photo("medium-03").read_bytes()
     found = read(reader, data)
