@@ -179,11 +179,8 @@ def _on_tiles_near(reader: PhotoReader, image: np.ndarray, look):
     """The block on the tiles' lattice nearest a look (``lattice.blocks`` around a square as
     large as its outline, turned to the edges inside it) when all its cells look like tiles,
     else the one a cell away with the most cells like tiles, then the surest."""
-    nearest, *around = lattice.blocks(image, lattice.squared(image, look.quad), reader.config)
-    first = reader.look(image, nearest)
-    if not first.not_tiles:
-        return first
-    return _likeliest_city(reader, [first, *reader.looks(image, around)])
+    blocks = lattice.blocks(image, lattice.squared(image, look.quad), reader.config)
+    return _likeliest_block(reader, image, blocks, lambda first: not first.not_tiles)
 
 
 def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, found: list):
@@ -476,10 +473,18 @@ def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad:
     if larger:
         quad = _city_square(small, quad, city_area)
     quads = [to_image(q) for q in lattice.blocks(small, quad, cfg)]
-    first = reader.look(image, quads[0])
-    if not first.not_tiles or (_clutter(first, cfg) and not larger):
+    return _likeliest_block(reader, image, quads, lambda first: not first.not_tiles or (
+        _clutter(first, cfg) and not larger))
+
+
+def _likeliest_block(reader: PhotoReader, image: np.ndarray, blocks: list[np.ndarray], enough):
+    """Of blocks on a lattice of tiles (quads (4, 2), the nearest the outline first): the
+    first one's look when ``enough(look)`` says so, else ``_likeliest_city`` of all (the
+    other eight are read only then)."""
+    first = reader.look(image, blocks[0])
+    if enough(first):
         return first
-    return _likeliest_city(reader, [first, *reader.looks(image, quads[1:])])
+    return _likeliest_city(reader, [first, *reader.looks(image, blocks[1:])])
 
 
 def _likeliest_city(reader: PhotoReader, looks: list):
