@@ -134,8 +134,7 @@ class PhotoReader:
         its windows lie (see ``table_reading._read_around``).
         """
         cfg = self.config
-        factor = max(1, -(-max(image.shape[:2]) // cfg.work_px))
-        small = geometry.shrink(image, factor)  # every look works on one shrunk copy
+        factor, small = geometry.work_copy(image, cfg)  # every look works on one shrunk copy
         tried = []
         for quad, max_shift in self._hypotheses(small, aimed):
             for _ in range(cfg.rectified_looks):
@@ -192,7 +191,7 @@ class PhotoReader:
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close).astype(bool)
         standing = search.standouts(mask, image.shape[1], cfg)[:cfg.standout_regions]
         for quad in regions + [region.quad for region in standing]:
-            yield lattice.blocks(image, lattice.squared(image, quad), cfg)[0]
+            yield lattice.blocks_near(image, quad, cfg)[0]
 
     def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:
         """Regions found in overlapping square windows of the photo, whole ones only: with

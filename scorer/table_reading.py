@@ -10,8 +10,9 @@ of its tiles (``vision.lattice``). Each candidate is centred on its tiles as a s
 photo's city is (one with several cells unlike tiles first put on its tiles' lattice, which
 costs a tenth as much on a busy cloth) and kept only when its sixteen cells look like tiles
 (a region as long as two cities is also read half by half; one whose reading fails, on the
-lattice of the tiles inside it); the cities found are ordered clockwise around the table. Cities cut by the
-frame's edge, or that cannot be made out, are reported with their outline, never read.
+lattice of the tiles inside it); the cities found are ordered clockwise around the table.
+Cities cut by the frame's edge, or that cannot be made out, are reported with their outline,
+never read.
 """
 
 from __future__ import annotations
@@ -157,14 +158,16 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
 
 
 def _centred_on_tiles(reader: PhotoReader, image: np.ndarray, look, found: list):
-    """A look with some cells unlike tiles moved onto its tiles (its corners a little off:
-    centred; a cell or more: the lattice searched), None when it then lies over a city read
-    before."""
+    """A look with some cells unlike tiles moved onto its tiles (several of them: first put
+    on its tiles' lattice, kept when all its cells then look like tiles; its corners a little
+    off: centred; a cell or more: the lattice searched), None when it then lies over a city
+    read before."""
     cfg = reader.config
     if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles:
         if look.not_tiles >= cfg.reframe_not_tiles:  # first put on its tiles' lattice: a
             # tenth of the cost of framing it again, kept when all its cells look like tiles
-            placed = _on_tiles_near(reader, image, look)
+            placed = _likeliest_block(reader, image, lattice.blocks_near(image, look.quad, cfg),
+                                      lambda first: not first.not_tiles)
             if not placed.not_tiles and not _read_before(placed, found, cfg):
                 look = placed
         look = reader.centre_on_tiles(image, look)
@@ -173,14 +176,6 @@ def _centred_on_tiles(reader: PhotoReader, image: np.ndarray, look, found: list)
             if _read_before(look, found, cfg):
                 return None
     return look
-
-
-def _on_tiles_near(reader: PhotoReader, image: np.ndarray, look):
-    """The block on the tiles' lattice nearest a look (``lattice.blocks`` around a square as
-    large as its outline, turned to the edges inside it) when all its cells look like tiles,
-    else the one a cell away with the most cells like tiles, then the surest."""
-    blocks = lattice.blocks(image, lattice.squared(image, look.quad), reader.config)
-    return _likeliest_block(reader, image, blocks, lambda first: not first.not_tiles)
 
 
 def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, found: list):
@@ -329,8 +324,7 @@ def shows_more_cities(reader: PhotoReader, reading: Reading) -> bool:
 def _shrunk(photo: Photo, config) -> tuple[int, np.ndarray, np.ndarray, int]:
     """The photo shrunk as every look works on it: (factor, the shrunk copy, that copy padded
     by its mirror image, the pad in pixels)."""
-    factor = max(1, -(-max(photo.image.shape[:2]) // config.work_px))
-    small = geometry.shrink(photo.image, factor)
+    factor, small = geometry.work_copy(photo.image, config)
     pad = int(config.table_pad * max(small.shape[:2]))
     return factor, small, cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT), pad
 

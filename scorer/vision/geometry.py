@@ -100,6 +100,13 @@ def rescale(points: np.ndarray, factor: float) -> np.ndarray:
     return ((np.asarray(points) + 0.5) * factor - 0.5).astype(np.float32)
 
 
+def work_copy(image: np.ndarray, config: VisionConfig = DEFAULT) -> tuple[int, np.ndarray]:
+    """The image shrunk by the smallest integer factor that brings its long side within
+    ``config.work_px``, where every look for a city works: (factor, the shrunk copy)."""
+    factor = max(1, -(-max(image.shape[:2]) // config.work_px))
+    return factor, shrink(image, factor)
+
+
 def shrink(image: np.ndarray, factor: int) -> np.ndarray:
     """Area-average by an integer factor (OpenCV's fast path); drops the last odd pixels.
 

@@ -44,6 +44,12 @@ def squared(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return geometry.order_clockwise(geometry.turned(square, turn, centre))
 
 
+def blocks_near(image: np.ndarray, quad: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
+    """``blocks`` around a square as large as the region ``quad`` (4, 2), turned to the edges
+    inside it (``squared``): a region of any outline put on its tiles' lattice."""
+    return blocks(image, squared(image, quad), config)
+
+
 def blocks(image: np.ndarray, quad: np.ndarray, config: VisionConfig) -> list[np.ndarray]:
     """4x4-cell blocks on the tile lattice near ``quad`` (4, 2), in ``image``'s pixels: the
     block nearest the outline's centre, then the eight a cell away from it. Each (4, 2)
