@@ -21,6 +21,9 @@ with PhotoReader().read_all and prints, per count and per tier:
   (clockwise, from the one nearest straight below the table's centre) and no false city read,
 - around %: ... found in the truth's order around the table, from whichever city (when the
   first seat is a near tie, the player rotates the seats with one tap on the table page),
+- rule %: photos whose seating the reader's rule (``search.seating``) gets right from the
+  true centres of the complete cities: what "seated" would be were every city found where it
+  lies (the rule estimates the table's middle from the cities; the truth knows it),
 - smallest tile px of the photos.
 
 Then --speed 12 MP photos of 6 cities (on the first --speed table families, or on those of
@@ -124,10 +127,13 @@ def measure(job: dict) -> dict:
     around = len(matched) == len(order) and any(matched == order[i:] + order[:i]
                                                  for i in range(len(order)))
     sides = [np.linalg.norm(np.subtract(c["corners"][1], c["corners"][0])) / 4 for c in complete]
+    whole = [i for i, c in enumerate(truth["cities"]) if c["complete"]]
+    rule = [whole[i] for i in search.seating(np.array(
+        [np.mean(truth["cities"][i]["corners"], 0) for i in whole]))] == order
     return dict(job, complete=len(complete), cut=len(cut), found=len(set(matched)),
                 cut_read=cut_read, false=false, false_cut=false_cut, cut_said=cut_said, exact=exact,
                 exact_true=exact_true,
-                seated=seated and not false, around=around and not false,
+                seated=seated and not false, around=around and not false, rule=rule,
                 min_tile_px=round(float(min(sides)), 1), read_ms=round(read_ms))
 
 
@@ -144,6 +150,7 @@ def summarise(rows: list[dict]) -> dict:
             "exact_true_pct": 100 * sum(r["exact_true"] for r in rows) / found if found else None,
             "seated_pct": 100 * sum(r["seated"] for r in rows) / len(rows),
             "around_pct": 100 * sum(r["around"] for r in rows) / len(rows),
+            "rule_pct": 100 * sum(r["rule"] for r in rows) / len(rows),
             "min_tile_px": min(r["min_tile_px"] for r in rows),
             "read_ms": float(np.mean([r["read_ms"] for r in rows]))}
 
@@ -156,7 +163,7 @@ def table(title: str, groups: dict) -> str:
     lines = [f"\n{title}", f"{'':10}{'photos':>7}{'cities':>8}{'found %':>9}{'cut':>5}"
              f"{'cut said':>9}{'cut read':>10}{'false':>7}{'false cut':>11}{'exact %':>9}"
              f"{'true corners':>14}"
-             f"{'seated %':>10}{'around %':>10}"
+             f"{'seated %':>10}{'around %':>10}{'rule %':>8}"
              f"{'min tile':>10}{'read ms':>9}"]
     for name, s in groups.items():
         lines.append(f"{name:10}{s['photos']:7d}{s['cities']:8d}{_fmt(s['found_pct']):>9}"
@@ -164,7 +171,7 @@ def table(title: str, groups: dict) -> str:
                      f"{s['false_cut']:11d}"
                      f"{_fmt(s['exact_pct']):>9}"
                      f"{_fmt(s['exact_true_pct']):>14}{_fmt(s['seated_pct']):>10}"
-                     f"{_fmt(s['around_pct']):>10}"
+                     f"{_fmt(s['around_pct']):>10}{_fmt(s['rule_pct']):>8}"
                      f"{s['min_tile_px']:10.0f}{s['read_ms']:9.0f}")
     return "\n".join(lines)
 

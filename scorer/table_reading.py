@@ -11,8 +11,8 @@ photo's city is (one with several cells unlike tiles first put on its tiles' lat
 costs a tenth as much on a busy cloth) and kept only when its sixteen cells look like tiles
 (a region as long as two cities is also read half by half; one whose reading fails, on the
 lattice of the tiles inside it); the cities found are ordered clockwise around the table.
-Cities cut by the frame's edge, or that cannot be made out, are reported with their outline,
-never read.
+Cities cut by the frame's edge, or that cannot be made out (once two more regions over one
+have been looked at too), are reported with their outline, never read.
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     found, unread, searches = [], [], cfg.table_max_searches
     halves = []  # where two cities side by side, seen as one region, would lie
     again = []  # regions whose search read a neighbour: searched again, passing over it
+    unclear = []  # cities seen that could not be made out (yet: a region inside may read)
     for n, (quad, at_edge, look, placed) in enumerate(itertools.chain(todo, halves, again)):
         largest = max((search.area(lk.quad) for lk in found), default=0.0)
         if n < len(todo) and not at_edge and _two_cities(quad, largest, cfg):  # not a half
@@ -95,6 +96,11 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             continue  # too small to be a city beside those found: clutter
         if at_edge and search.squareness(quad) < cfg.table_min_squareness:
             continue  # a city beside its own mirror image, seen whole in another window
+        unclear_here = [u for u in unclear if search.inside(quad.mean(0), u.quad)]
+        if any(u.tried >= cfg.unclear_retries for u in unclear_here):
+            continue  # a city that could not be made out, looked at again enough
+        for u in unclear_here:
+            u.tried += 1
         look = look or reader.look(seen.image, _centred(reader, seen.image, [quad])[0])
         retry, searched = n >= len(todo) + len(halves), False
         # a region put on its tiles' lattice, most cells like tiles, is centred on them, not
@@ -128,6 +134,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         if search.within(look.quad, width, height, cfg.table_edge_margin * width) and (
                 look.not_tiles == 0):
             found.append(look)
+            unclear = [u for u in unclear if not search.inside(u.quad.mean(0), look.quad)]
             searches += searched  # the searches that find a city are not counted
             if searched and not search.inside(quad.mean(0), look.quad):  # a neighbour's
                 again.append((quad, at_edge, None, False))
@@ -135,8 +142,10 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             if search.area(quad) >= cfg.cut_min_size * largest and _stands_out(
                     quad, [lk.quad for lk in found], stands_out, width, cfg):
                 unread.append(_Seen(quad, f"at the {search.side_of(quad, (width, height))} is not complete"))
-        elif SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles:
-            unread.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
+        elif SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles and not any(
+                search.inside(look.quad.mean(0), u.quad) for u in unclear):
+            unclear.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
+    unread += unclear
     if len(found) <= 1:
         if single is not None:  # the city read first, and what was seen beside it
             return PhotoReading(single.photo, single.cities, _reported(unread, seen),
@@ -239,6 +248,7 @@ class _Seen:
 
     quad: np.ndarray
     why: str
+    tried: int = 0  # regions inside it looked at since
 
 
 def _reported(unread: list[_Seen], photo: Photo) -> list[Unread]:

@@ -195,6 +195,16 @@ def test_a_city_standing_out_with_the_cloth_s_edge_is_read_at_a_city_s_size(read
         reader, *independent_table(903044, 6, "stripes", "hard", "printed"), count=6)
 
 
+def test_a_city_not_made_out_at_first_is_read_from_another_region_over_it(reader):
+    """Six cities on terrazzo (seed 901, easy). The search around a region beside one city
+    outlines it four cells off; the region over the city itself, looked at next, reads it
+    whole. A city that could not be made out is looked at again from the regions inside it,
+    and reported only when none of them reads."""
+    found = every_complete_city_found(
+        reader, *independent_table(901027, 6, "terrazzo", "easy"), count=6)
+    assert not found.unread
+
+
 def outlined_a_cell_off(reader, seed: int, family: str, city: int):
     """A city of an easy whole-table photo (dev seed 903) outlined a cell off, a column of
     cloth in and a column of tiles out: the photo's image, the city's true corners (4, 2)

@@ -77,6 +77,7 @@ class VisionConfig:
     # (search.standing_out) over this share of what the median city read does, ...
     cut_least_standing: float = 0.1  # ... and over this share of it at least
     unclear_min_tiles: int = 8  # cells that look like tiles in a city hidden in part
+    unclear_retries: int = 2  # regions inside a city that could not be made out looked at
     table_centre_min_tiles: int = 4  # a region with this many is centred on its tiles
     table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size
     table_likely_size: float = 0.6  # regions this share of a city's size are read together
