@@ -131,6 +131,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
                     look = other
             if look is None or (on_lattice and look.not_tiles):
                 continue  # a city already read, or no city found on the lattice either
+        if _outsized(look.quad, found, cfg):
+            continue  # a block of a tiled table top, read as a city with cells of a tile each
         if search.within(look.quad, width, height, cfg.table_edge_margin * width) and (
                 look.not_tiles == 0):
             found.append(look)
@@ -275,6 +277,13 @@ def _centred(reader: PhotoReader, image: np.ndarray, quads: list[np.ndarray]) ->
     for _ in range(cfg.rectified_looks):
         quads = reader.rectified_looks(image, quads, cfg.refine_max_shift)
     return quads
+
+
+def _outsized(quad: np.ndarray, found: list, config) -> bool:
+    """Whether a city read (quad (4, 2)) is far larger than the cities read before: the
+    cities of one photo lie on one table, and differ in size only by the camera's tilt."""
+    sides = [np.sqrt(search.area(look.quad)) for look in found]
+    return bool(sides) and np.sqrt(search.area(quad)) > config.table_max_size * np.median(sides)
 
 
 def _extent(quad: np.ndarray) -> float:

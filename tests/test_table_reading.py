@@ -205,6 +205,15 @@ def test_a_city_not_made_out_at_first_is_read_from_another_region_over_it(reader
     assert not found.unread
 
 
+def test_a_block_of_a_tiled_table_top_is_not_read_as_a_city(reader):
+    """Five cities on a table of large ceramic tiles (seed 905, easy). Searched around, a
+    region over four of the table's tiles each way reads as a city, every cell like a tile,
+    2.7 times as large as the cities read before; it is not one, and the city it hid (a
+    smaller region near it, skipped as clutter beside so large a city) is read."""
+    every_complete_city_found(
+        reader, *independent_table(905006, 5, "ceramic", "easy"), count=5)
+
+
 def outlined_a_cell_off(reader, seed: int, family: str, city: int):
     """A city of an easy whole-table photo (dev seed 903) outlined a cell off, a column of
     cloth in and a column of tiles out: the photo's image, the city's true corners (4, 2)

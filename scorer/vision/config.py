@@ -82,6 +82,8 @@ class VisionConfig:
     table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size
     table_likely_size: float = 0.6  # regions this share of a city's size are read together
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
+    table_max_size: float = 2.0  # a city read with sides this many times the median city's
+    # before it: a block of a tiled table top (cities of one photo differ up to 1.6 times)
     table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
     table_max_looks: int = 4  # ... trying at most this many corner estimates
     table_max_searches: int = 12  # ... for at most this many regions of a photo that hold
