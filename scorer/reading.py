@@ -184,14 +184,25 @@ class PhotoReader:
         in ``image``'s pixels.
 
         A city's tiles stand out from any cloth, but their gaps and plain parts may not:
-        the spots standing out are first closed over ``config.standout_close`` spots."""
+        the spots standing out are first closed over ``config.standout_close`` spots. Last,
+        squares in the photo's middle (``config.frame_city_shares`` of its shorter side), each
+        only where the block found shows sixteen tiles: a city filling the frame, turned, can
+        leave the finder nothing to see and stand out from nothing (the table around it is
+        mostly the city)."""
         cfg = self.config
         mask = search.standing_out(image, cfg).astype(np.uint8)
         close = np.ones((cfg.standout_close, cfg.standout_close), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close).astype(bool)
         standing = search.standouts(mask, image.shape[1], cfg)[:cfg.standout_regions]
+        short, middle = min(image.shape[:2]), np.float32(image.shape[1::-1]) / 2
+        filling = [geometry.square(0, share * short) + middle - share * short / 2
+                   for share in cfg.frame_city_shares]
         for quad in regions + [region.quad for region in standing]:
             yield lattice.blocks_near(image, quad, cfg)[0]
+        for quad in filling:  # only a block that shows sixteen tiles: in a photo without a
+            block = lattice.blocks_near(image, quad, cfg)[0]  # city, the photo's middle
+            if not self.look(image, block).not_tiles:  # shows some cells like tiles too
+                yield block
 
     def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:
         """Regions found in overlapping square windows of the photo, whole ones only: with

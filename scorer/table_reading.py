@@ -147,7 +147,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         elif SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles and not any(
                 search.inside(look.quad.mean(0), u.quad) for u in unclear):
             unclear.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
-    unread += unclear
+    unread += unclear  # those no region over them read whole
     if len(found) <= 1:
         if single is not None:  # the city read first, and what was seen beside it
             return PhotoReading(single.photo, single.cities, _reported(unread, seen),

@@ -273,6 +273,17 @@ def test_a_city_the_finder_misses_on_a_cloth_is_found_by_its_tiles(reader, seed,
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
 
 
+def test_a_city_filling_the_frame_turned_is_found_by_its_tiles(reader):
+    """An easy photo of the independent renderer (dev seed 558): a city 90 % of the frame's
+    shorter side, turned 45 degrees on a polka-dot cloth. The finder sees nothing, nothing
+    stands out (the table around is mostly the city), and the windows show single tiles; a
+    square in the photo's middle, put on its tiles' lattice, is the city."""
+    image, want = independent_photo(55800004, "polka", "easy", (1600, 1200))
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
+
+
 def test_of_two_whole_cities_in_view_the_one_aimed_at_is_read(reader):
     """A photo of the independent renderer with a neighbour's city whole in view above the
     player's, on a tartan where the finder's look at the whole photo shows neither: the

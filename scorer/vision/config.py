@@ -77,7 +77,8 @@ class VisionConfig:
     # (search.standing_out) over this share of what the median city read does, ...
     cut_least_standing: float = 0.1  # ... and over this share of it at least
     unclear_min_tiles: int = 8  # cells that look like tiles in a city hidden in part
-    unclear_retries: int = 2  # regions inside a city that could not be made out looked at
+    unclear_retries: int = 2  # regions inside a city not made out looked at before it is
+    # reported (the finder sees a city in several windows, each outline a little different)
     table_centre_min_tiles: int = 4  # a region with this many is centred on its tiles
     table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size
     table_likely_size: float = 0.6  # regions this share of a city's size are read together
@@ -112,6 +113,8 @@ class VisionConfig:
     standout_close: int = 5  # a single city's photo: the spots closed over this many (the
     # gaps between tiles), ...
     standout_regions: int = 2  # ... and this many of its regions tried, largest first
+    frame_city_shares: tuple[float, ...] = (0.8, 0.55)  # then squares this share of the
+    # photo's shorter side in its middle, put on their tiles' lattice: a city filling the frame
     snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
     snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
     # once a cell, a cell this many times the outline's, ...
