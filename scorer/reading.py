@@ -194,14 +194,15 @@ class PhotoReader:
         close = np.ones((cfg.standout_close, cfg.standout_close), np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close).astype(bool)
         standing = search.standouts(mask, image.shape[1], cfg)[:cfg.standout_regions]
-        short, middle = min(image.shape[:2]), np.float32(image.shape[1::-1]) / 2
-        filling = [geometry.square(0, share * short) + middle - share * short / 2
-                   for share in cfg.frame_city_shares]
         for quad in regions + [region.quad for region in standing]:
             yield lattice.blocks_near(image, quad, cfg)[0]
-        for quad in filling:  # only a block that shows sixteen tiles: in a photo without a
-            block = lattice.blocks_near(image, quad, cfg)[0]  # city, the photo's middle
-            if not self.look(image, block).not_tiles:  # shows some cells like tiles too
+        # the photo's middle: only a block of sixteen tiles (without a city, some cells
+        # there look like tiles too)
+        short, middle = min(image.shape[:2]), np.float32(image.shape[1::-1]) / 2
+        for side in (share * short for share in cfg.frame_city_shares):
+            block = lattice.blocks_near(image, geometry.square(0, side) + middle - side / 2,
+                                        cfg)[0]
+            if not self.look(image, block).not_tiles:
                 yield block
 
     def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:
