@@ -1,7 +1,7 @@
 """The reader on photos from an independent renderer (bench/independent_photos.py).
 
-    python bench/independent.py [--per-cell 5] [--seed 777] [--workers 2] [--save DIR] [--json FILE]
-                                [--models DIR]
+    python bench/independent.py [--per-cell 5] [--empty 1] [--seed 777] [--workers 2] [--save DIR]
+                                [--json FILE] [--models DIR]
 
 Renders --per-cell photos for every table family x tier with the game's artwork, plus a
 "printed" set (taverns with pictures of their own, a print look) of half as many per family x
@@ -13,6 +13,9 @@ tier, reads each with PhotoReader().read and prints, per family and per tier:
 - refused: photos refused with GridNotFound,
 - corner err: mean distance of the four corners from the truth, in cells, with the reader's
   corners turned to match best (photos read), and turned: photos read with the wrong way up.
+
+Then --empty photos per family x tier made the same way without a city (nor a neighbour's: the
+table and what lies on it), which should be refused: how many were, and those read as a city.
 
 The photo of a row can be made again with render(seed, family, tier, art, size) from the
 saved JSON. The tile artwork is read from ../shared/tile-art (BTC_TILE_ART overrides it).
@@ -45,8 +48,9 @@ _reader = None
 _save = None
 
 
-def jobs(per_cell: int, seed: int) -> list[dict]:
-    """Every photo to make: artwork over families x tiers, then the printed set (half as many)."""
+def jobs(per_cell: int, seed: int, empty: int = 0) -> list[dict]:
+    """Every photo to make: artwork over families x tiers, then the printed set (half as many),
+    then ``empty`` photos per family x tier without a city."""
     out = []
     for art, count in (("artwork", per_cell), ("printed", max(1, per_cell // 2))):
         for family in FAMILIES:
@@ -63,6 +67,11 @@ def jobs(per_cell: int, seed: int) -> list[dict]:
                             "size": list(size),
                         }
                     )
+    for family in FAMILIES:
+        for tier in TIERS:
+            for i in range(empty):
+                out.append({"index": len(out), "seed": seed * 100_000 + 50_000 + i, "family": family,
+                            "tier": tier, "art": "artwork", "size": list(SIZE), "city": False})
     return out
 
 
@@ -86,7 +95,8 @@ def corner_error(found, truth) -> tuple[float, int]:
 def measure(job: dict) -> dict:
     """Render one photo, read it, and score the reading."""
     t0 = time.perf_counter()
-    image, truth = render(job["seed"], job["family"], job["tier"], job["art"], tuple(job["size"]))
+    image, truth = render(job["seed"], job["family"], job["tier"], job["art"], tuple(job["size"]),
+                          job.get("city", True))
     t1 = time.perf_counter()
     result = dict(job, render_ms=round((t1 - t0) * 1000), read=False, exact=False)
     try:
@@ -94,23 +104,7 @@ def measure(job: dict) -> dict:
     except GridNotFound as error:
         result["refusal"] = str(error)
     else:
-        grid, want = reading.grid, truth["grid"]
-        pairs = [
-            (g, w) for grow, wrow in zip(grid, want, strict=True) for g, w in zip(grow, wrow, strict=True)
-        ]
-        taverns = [(g, w) for g, w in pairs if w.startswith("tavern-") and g.startswith("tavern-")]
-        err, roll = corner_error(reading.corners, truth["corners"])
-        result.update(
-            read=True,
-            exact=grid == want,
-            cells_right=sum(g == w for g, w in pairs),
-            taverns=len(taverns),
-            taverns_right=sum(g == w for g, w in taverns),
-            corner_err=round(err, 4),
-            turned=roll != 0,
-            grid=grid,
-            corners=np.round(reading.corners, 2).tolist(),
-        )
+        result.update(read=True, **_scored(reading, truth))
     result["read_ms"] = round((time.perf_counter() - t1) * 1000)
     result["truth"] = truth
     if _save is not None:
@@ -120,6 +114,26 @@ def measure(job: dict) -> dict:
         )
         (_save / f"{name}.json").write_text(json.dumps(result, indent=1))
     return result
+
+
+def _scored(reading, truth: dict) -> dict:
+    """How a reading compares with the truth (of a photo without a city: what was read)."""
+    if truth["grid"] is None:
+        return {"grid": reading.grid, "corners": np.round(reading.corners, 2).tolist()}
+    grid, want = reading.grid, truth["grid"]
+    pairs = [(g, w) for grow, wrow in zip(grid, want, strict=True) for g, w in zip(grow, wrow, strict=True)]
+    taverns = [(g, w) for g, w in pairs if w.startswith("tavern-") and g.startswith("tavern-")]
+    err, roll = corner_error(reading.corners, truth["corners"])
+    return {
+        "exact": grid == want,
+        "cells_right": sum(g == w for g, w in pairs),
+        "taverns": len(taverns),
+        "taverns_right": sum(g == w for g, w in taverns),
+        "corner_err": round(err, 4),
+        "turned": roll != 0,
+        "grid": grid,
+        "corners": np.round(reading.corners, 2).tolist(),
+    }
 
 
 def summarise(results: list[dict]) -> dict:
@@ -171,20 +185,22 @@ def main(argv=None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--per-cell", type=int, default=5, help="artwork photos per family x tier")
+    parser.add_argument("--empty", type=int, default=1, help="photos without a city per family x tier")
     parser.add_argument("--seed", type=int, default=777)
     parser.add_argument("--workers", type=int, default=2, help="processes rendering and reading")
     parser.add_argument("--save", type=Path, help="write every photo (JPEG) and its truth and reading (JSON)")
     parser.add_argument("--json", type=Path, help="write the figures and every photo's result")
     parser.add_argument("--models", type=Path, help="models to measure (default: the shipped ones)")
     args = parser.parse_args(argv)
-    todo = jobs(args.per_cell, args.seed)
+    todo = jobs(args.per_cell, args.seed, args.empty)
     counts = defaultdict(int)
     for job in todo:
-        counts[job["art"]] += 1
+        counts[job["art"] if job.get("city", True) else "empty"] += 1
     print(
         f"Independent photos (bench/independent_photos.py), seed {args.seed}: {len(todo)} photos = "
         f"{counts['artwork']} artwork ({args.per_cell} per family x tier) + {counts['printed']} printed "
-        f"({max(1, args.per_cell // 2)} per family x tier)"
+        f"({max(1, args.per_cell // 2)} per family x tier) + {counts['empty']} without a city "
+        f"({args.empty} per family x tier)"
     )
     print(f"families ({len(FAMILIES)}): {' '.join(FAMILIES)}")
     print(
@@ -209,6 +225,8 @@ def main(argv=None) -> None:
                 )
     wall = time.perf_counter() - t0
     results.sort(key=lambda r: r["index"])
+    empty = [r for r in results if not r.get("city", True)]
+    results = [r for r in results if r.get("city", True)]
     figures = {}
     for art in ("artwork", "printed"):
         mine = [r for r in results if r["art"] == art]
@@ -222,6 +240,11 @@ def main(argv=None) -> None:
     overall["all"] = summarise(results)
     figures["overall"] = overall
     print(table("overall (artwork + printed), by tier", overall))
+    if empty:
+        misread = [f"{r['family']} {r['tier']} (index {r['index']})" for r in empty if r["read"]]
+        print(f"\nwithout a city: {len(empty) - len(misread)} of {len(empty)} refused; read as a city: "
+              f"{', '.join(misread) or 'none'}")
+        figures["without_city"] = {"photos": len(empty), "refused": len(empty) - len(misread)}
     render_ms = np.mean([r["render_ms"] for r in results])
     read_ms = np.mean([r["read_ms"] for r in results])
     print(
@@ -240,7 +263,8 @@ def main(argv=None) -> None:
             "read_ms": round(float(read_ms)),
             "models": _models(args.models),
         }
-        args.json.write_text(json.dumps({"meta": meta, "figures": figures, "photos": results}, indent=1))
+        everything = {"meta": meta, "figures": figures, "photos": results + empty}
+        args.json.write_text(json.dumps(everything, indent=1))
 
 
 if __name__ == "__main__":

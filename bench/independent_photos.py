@@ -2403,13 +2403,15 @@ def _centre3(thing) -> np.ndarray:
 
 
 def render(
-    seed: int, family: str, tier: str, art: str = "artwork", size=(1600, 1200)
+    seed: int, family: str, tier: str, art: str = "artwork", size=(1600, 1200), with_city: bool = True
 ) -> tuple[np.ndarray, dict]:
     """A phone photo of a legal city on a table: (H, W, 3) uint8 RGB and its truth.
 
     truth: {"grid": 4x4 upright building names, "corners": [[x, y]] x4, the upright city's outer
     corners TL TR BR BL in the image, "family", "tier", "art", "scene": how it was made}.
-    The same arguments give the same photo.
+    The same arguments give the same photo. Without ``with_city``, the same photo with neither
+    the city nor a neighbour's in it (the table and what lies on it, aimed where the city
+    was); its truth's grid and corners are None.
     """
     if family not in FAMILIES or tier not in TIERS or art not in ARTS:
         raise ValueError(f"unknown family, tier or art: {family!r}, {tier!r}, {art!r}")
@@ -2429,13 +2431,13 @@ def render(
     things, taken = [], [(np.zeros(2), 0.0)]
     if rng.random() < (0.1, 0.25, 0.35)[level]:
         neighbour = _neighbour(rng, cam, level, faces, tile_gloss, city_quad)
-        if neighbour:
+        if neighbour and with_city:
             things += neighbour
             taken.append((np.mean([b.centre for b in neighbour], axis=0), 2 * TILE_MM * math.sqrt(2) + 10))
     things += _things(rng, level, cam, faces, half, taken, city_quad)
     canvas = Canvas(*cam.canvas_size)
     table = _table(rng, family, cam, canvas, level, half)
-    scene = sorted(city + things, key=lambda t: -np.linalg.norm(_centre3(t) - cam.pos))
+    scene = sorted((city if with_city else []) + things, key=lambda t: -np.linalg.norm(_centre3(t) - cam.pos))
     for thing in scene:
         _draw(canvas, cam, thing)
     lighting = _lighting(rng, level, cam)
@@ -2456,8 +2458,8 @@ def render(
         things=sorted({type(t).__name__ for t in things}),
     )
     truth = {
-        "grid": grid,
-        "corners": np.round(corners, 2).tolist(),
+        "grid": grid if with_city else None,
+        "corners": np.round(corners, 2).tolist() if with_city else None,
         "family": family,
         "tier": tier,
         "art": art,

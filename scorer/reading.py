@@ -27,6 +27,8 @@ from .vision.models import CityFinder, TileClassifier
 
 ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
 NO_CITY = f"no city found in the photo; {ADVICE}"
+NO_TILES_TAPPED = ("no tile inside the four corners tapped: tap the city's four outer corners, "
+                   "or type the city in")
 
 
 @dataclass
@@ -186,9 +188,9 @@ class PhotoReader:
         A city's tiles stand out from any cloth, but their gaps and plain parts may not:
         the spots standing out are first closed over ``config.standout_close`` spots. Last,
         squares in the photo's middle (``config.frame_city_shares`` of its shorter side), each
-        only where the block found shows sixteen tiles: a city filling the frame, turned, can
-        leave the finder nothing to see and stand out from nothing (the table around it is
-        mostly the city)."""
+        only where the block found shows a few cells like tiles (``frame_city_min_tiles``): a
+        city filling the frame, turned, can leave the finder nothing to see and stand out
+        from nothing (the table around it is mostly the city)."""
         cfg = self.config
         mask = search.standing_out(image, cfg).astype(np.uint8)
         close = np.ones((cfg.standout_close, cfg.standout_close), np.uint8)
@@ -196,13 +198,13 @@ class PhotoReader:
         standing = search.standouts(mask, image.shape[1], cfg)[:cfg.standout_regions]
         for quad in regions + [region.quad for region in standing]:
             yield lattice.blocks_near(image, quad, cfg)[0]
-        # the photo's middle: only a block of sixteen tiles (without a city, some cells
-        # there look like tiles too)
+        # the photo's middle: only a block with a few cells like tiles (without a city,
+        # the search from a block of none can end on a "city" of noise)
         short, middle = min(image.shape[:2]), np.float32(image.shape[1::-1]) / 2
         for side in (share * short for share in cfg.frame_city_shares):
             block = lattice.blocks_near(image, geometry.square(0, side) + middle - side / 2,
                                         cfg)[0]
-            if not self.look(image, block).not_tiles:
+            if SIZE * SIZE - self.look(image, block).not_tiles >= cfg.frame_city_min_tiles:
                 yield block
 
     def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:
@@ -602,9 +604,15 @@ class PhotoReader:
 
         Corner estimates are tried in turn until one shows sixteen tiles. When none does, the
         best is kept with its doubtful cells flagged (low confidence) and its corners for the
-        player to adjust; only a photo that shows no city at all is refused (GridNotFound).
+        player to adjust; only a photo that shows no city at all is refused (GridNotFound):
+        hardly a cell like a tile wherever the reader looked, or some cells unlike tiles and
+        hardly one that reads surely as a building (``config.min_sure_cells``: a patterned
+        table top can look like tiles; a printing the model never saw, every cell a tile,
+        can read unsurely throughout and is still read).
         A doubtful reading centres up to ``centred`` estimates on their tiles
-        (``config.centre_candidates`` by default). Corners the player tapped are always read.
+        (``config.centre_candidates`` by default). Corners the player tapped are read as
+        they are, unless no cell inside them looks like a tile (a tap on the table: the city
+        read before is kept).
         With ``first_sight``, a photo whose estimates show no city before any centring is
         refused at once (a table photo seen whole: its cities are looked for closer instead).
         """
@@ -614,7 +622,7 @@ class PhotoReader:
             quads, no_city = self.city_candidates(photo.image), self.config.no_city_cells
         else:
             tapped = geometry.order_clockwise(np.asarray(corners, np.float32))
-            quads, no_city = iter([geometry.rescale(tapped, 1 / photo.scale)]), SIZE * SIZE + 1
+            quads, no_city = iter([geometry.rescale(tapped, 1 / photo.scale)]), SIZE * SIZE
         first = next(quads, None)
         if first is None:
             raise GridNotFound(NO_CITY, photo)
@@ -628,9 +636,12 @@ class PhotoReader:
         else:
             best = looks[0]
         if best.not_tiles >= no_city:
-            raise GridNotFound(NO_CITY, photo)
+            raise GridNotFound(NO_CITY if corners is None else NO_TILES_TAPPED, photo)
         t2 = time.perf_counter()
         reading = self.reading_of(best, photo)
+        if corners is None and best.not_tiles and (
+                SIZE * SIZE - len(reading.uncertain()) < self.config.min_sure_cells):
+            raise GridNotFound(NO_CITY, photo)  # a patterned table: "tiles" of no building
         reading.timing_ms = {"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,
                              "classify": (t2 - t1) * 1000,
                              "total": photo.decode_ms + (time.perf_counter() - t0) * 1000}

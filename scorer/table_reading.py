@@ -156,7 +156,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     readings = []
     for look in found:
         reading = reader.reading_of(reader.centre_on_tiles(seen.image, look), seen)
-        if SIZE * SIZE - len(reading.uncertain()) >= cfg.table_min_sure_cells:
+        if SIZE * SIZE - len(reading.uncertain()) >= cfg.min_sure_cells:
             readings.append(reading)
         else:  # a tiled table top, say: tile-like cells, none that reads as a building
             unread.append(_Seen(look.quad, "could not be made out (no building on it reads surely)"))
@@ -206,7 +206,7 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
     best = _likeliest_city(reader, reader.looks(image, lattice.blocks(image, square, cfg)))
     sure = int((reader.sureness(best.probs) >= cfg.low_confidence).sum())
     h, w = image.shape[:2]
-    if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or sure < cfg.table_min_sure_cells \
+    if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or sure < cfg.min_sure_cells \
             or _read_before(best, found, cfg) or not search.within(
                 best.quad, w, h, cfg.table_edge_margin * w):
         return None

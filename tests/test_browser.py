@@ -24,6 +24,7 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).parent.parent / "docs" / "screenshots"
 TABLES = Path(__file__).parent / "fixtures" / "tables"  # whole-table photos, with their truth
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+WHERE = r"the city (at the [a-z ]+|in the middle) of the photo"  # a seat's city, in the seat list
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
@@ -159,7 +160,13 @@ def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     case = CASES[5]
     page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(photo(case)))
     page.wait_for_selector('.city[data-city="1"] .grid-wrap.photo', timeout=60_000)
-    page.click('.city[data-city="1"] >> text=Adjust corners')
+    card = page.locator('.city[data-city="1"]')
+    card.get_by_role("button", name="Adjust corners").click()
+    expect(card.locator(".corner-note")).not_to_have_class(re.compile(r"\bwarn\b"))  # a how-to
+    card.get_by_role("button", name="Cancel").click()  # changed their mind: nothing sent
+    expect(card.locator(".corner-wrap")).to_have_count(0)
+    expect(card.get_by_role("button", name="Adjust corners")).to_be_focused()
+    card.get_by_role("button", name="Adjust corners").click()
     image = page.locator('.city[data-city="1"] .corner-wrap img')
     image.wait_for()
     page.wait_for_function("""document.querySelector('.corner-wrap img').naturalWidth > 0""")
@@ -184,6 +191,11 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     page.goto(server)
     expect(page.locator("#learning-summary")).to_have_text(
         "Nothing learned yet: photos are read with the shipped model.")
+    # The home page says how to teach it a new copy, and starts the table for it.
+    page.get_by_text("Teach it your tiles: a new copy of the game, in one photo").click()
+    page.get_by_role("button", name="Start a table to teach it").click()
+    expect(page.locator("input[name=name]")).to_have_value("Teaching the reader")
+    expect(page.locator("textarea[name=players]")).to_be_focused()
     page.fill("textarea[name=players]", "Ann, Ben, Cy")
     page.click("button[type=submit]")
     page.wait_for_url("**/tables/*")
@@ -1671,8 +1683,10 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     expect(panel.locator("#seat-notes")).to_have_class(re.compile(r"\bsettled\b"))  # not red
     expect(panel.locator("#seat-status")).to_have_text("4 cities found in this photo. Check the seating.")
     expect(panel.locator(".seat-pick")).to_have_text(
-        [f"Seat {i + 1} ({PLAYERS[i]} & {PLAYERS[(i + 1) % 4]}): outlined on the photo"
+        [re.compile(rf"^Seat {i + 1} \({PLAYERS[i]} & {PLAYERS[(i + 1) % 4]}\): {WHERE}$")
          for i in range(4)])
+    places = [text.split(": ")[1] for text in panel.locator(".seat-pick").all_inner_texts()]
+    assert len(set(places)) > 1  # where each city lies, in words: the list says which it is
     # Every city read: the scores are complete, but the winner waits for the seating to be checked.
     assert "–" not in page.locator(".scores td.total").all_inner_texts()
     expect(page.locator("#scoreboard .wait")).to_have_text(
@@ -1709,6 +1723,8 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
     assert [c["grid"] for c in swapped] == [grids[1], grids[0], grids[2], grids[3]]
     assert [c["reading"]["in_photo"] for c in swapped] == [2, 1, 3, 4]
     assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in grids[1]]
+    expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
+        f"Seat 1 (Ann & Ben): {places[1]}")  # the city that was at seat 2, where it lies
 
     # The list does the same with the keyboard: swap them back.
     panel.locator('.seat-pick[data-seat="1"]').focus()
@@ -1719,7 +1735,7 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
         page.keyboard.press("Enter")
     assert answer.value.ok
     expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
-        "Seat 1 (Ann & Ben): outlined on the photo")
+        f"Seat 1 (Ann & Ben): {places[0]}")
     expect(panel.locator('.seat-pick[data-seat="0"]')).to_be_focused()
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
@@ -1739,7 +1755,7 @@ def test_one_photo_of_the_whole_table_seats_every_city(server, browser):
         panel.get_by_role("button", name="Every city one seat back").click()
     assert answer.value.ok
     expect(panel.locator('.seat-pick[data-seat="0"]')).to_have_text(
-        "Seat 1 (Ann & Ben): outlined on the photo")
+        f"Seat 1 (Ann & Ben): {places[0]}")
     kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert [c["grid"] for c in kept] == grids
 
@@ -1784,15 +1800,18 @@ def test_a_whole_table_photo_with_too_many_cities_changes_nothing(server, browse
     page = browser.new_page(viewport={"width": 390, "height": 844})
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    table_id = new_table(page, server, ["Ann", "Ben"])  # four cities, their seats drawn
     before = page.request.get(f"{server}/api/tables/{table_id}").json()
     page.goto(f"{server}/tables/{table_id}")
-    expect(page.locator(".city")).to_have_count(3)
-    page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
+    expect(page.locator(".city")).to_have_count(4)
+    page.locator("#table-photo-button").scroll_into_view_if_needed()  # where the player taps
+    page.set_input_files("#table-photo", str(TABLES / "table-7.jpg"))
+    expect(page.locator("#progress")).to_be_in_viewport()  # the read's progress is in sight
     error = page.locator("#table-card #table-error")
     expect(error).to_have_text(
-        "The photo shows 4 complete cities, but this table has 3: photograph only this table's "
+        "The photo shows 7 complete cities, but this table has 4: photograph only this table's "
         "cities, or start a table for more players. Nothing was changed.", timeout=60_000)
+    expect(error).to_be_in_viewport()  # and so is the answer
     expect(page.locator("#seat-panel")).to_be_hidden()
     expect(page.locator(".reading-overlay")).to_have_count(0)
     expect(page.locator("#table-photo-button")).to_be_enabled()
@@ -1885,7 +1904,8 @@ def test_a_whole_table_photo_with_fewer_cities_says_which_seats_are_still_empty(
         "on its own, closer, or type it in on its card below."])
     expect(panel.locator("#seat-notes")).not_to_have_class(re.compile(r"\bsettled\b"))
     expect(panel.locator(".seat-pick")).to_have_text([
-        "Seat 1 (Ann & Ben): outlined on the photo", "Seat 2 (Ben & Cy): outlined on the photo",
+        re.compile(rf"^Seat 1 \(Ann & Ben\): {WHERE}$"),
+        re.compile(rf"^Seat 2 \(Ben & Cy\): {WHERE}$"),
         "Seat 3 (Cy & Dee): no city yet", "Seat 4 (Dee & Ann): no city yet"])
     for seat in (3, 4):
         card = page.locator(f'.city[data-city="{seat}"]')

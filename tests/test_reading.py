@@ -240,10 +240,22 @@ def test_a_city_that_reads_surely_is_not_read_again(reader):
     assert reader.steadied(image, look) is look
 
 
-def independent_photo(seed: int, family: str, tier: str, size=(1600, 1200)):
+def independent_photo(seed: int, family: str, tier: str, size=(1600, 1200), with_city=True):
     """A photo of the game's artwork from bench/independent_photos.py (written apart from
-    training) and its truth; skipped without the tile art."""
-    return independent("independent_photos").render(seed, family, tier, "artwork", size=size)
+    training) and its truth (without ``with_city``: the same table, no city on it); skipped
+    without the tile art."""
+    return independent("independent_photos").render(seed, family, tier, "artwork", size=size,
+                                                    with_city=with_city)
+
+
+def test_a_tiled_table_without_a_city_is_refused(reader):
+    """A photo of the independent renderer's ceramic table top with no city on it (dev seed
+    558): the reader finds a block of the table's own tiles whose cells look like tiles, but
+    none reads surely as a building, so it is no city."""
+    image, want = independent_photo(55850001, "ceramic", "easy", with_city=False)
+    assert want["grid"] is None
+    with pytest.raises(GridNotFound, match="no city found in the photo"):
+        reader.read(image)
 
 
 def test_a_small_tavern_s_kind_is_read_from_the_views_around_it(reader):

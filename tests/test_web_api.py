@@ -352,6 +352,21 @@ def test_corners_that_cannot_be_a_city_are_400(client, corners, message):
     assert client.get(f"/api/tables/{table['id']}").json["cities"][0] == before
 
 
+def test_corners_tapped_on_the_table_are_refused_and_change_nothing(client):
+    """Four taps with no tile inside them (on the table beside the city, say) would replace
+    a reading with sixteen guesses: they are refused, and the city stays as it was."""
+    table = new_table(client)
+    upload(client, table["id"], 1, photo(CASES[0]).read_bytes())
+    upload(client, table["id"], 1, EMPTY_TABLE.read_bytes())  # no city: kept for tapped corners
+    before = client.get(f"/api/tables/{table['id']}").json
+    width, height = Image.open(EMPTY_TABLE).size
+    corners = [[width * x, height * y] for x, y in ((0.3, 0.3), (0.7, 0.3), (0.7, 0.7), (0.3, 0.7))]
+    response = client.post(f"/api/tables/{table['id']}/cities/1/corners", json={"corners": corners})
+    assert response.status_code == 422
+    assert "no tile inside the four corners tapped" in response.json["error"]
+    assert client.get(f"/api/tables/{table['id']}").json == before
+
+
 def test_a_city_at_the_photos_edge_can_be_read_again_inside_its_corners(client):
     """The reader's corners of a city touching the frame may lie just beyond it; reading
     the photo again inside them (as rereading does) is no error."""

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from photos import EMPTY_TABLE, photo
+from photos import CASES, EMPTY_TABLE, photo, truth
 
 from web import create_app, service
 
@@ -273,17 +273,20 @@ def test_photos_of_several_cities_sent_for_one_say_so(client, name):
 
 
 def test_a_new_photo_of_a_city_read_with_tapped_corners_leaves_its_table_photo(client):
-    """A city of a whole-table photo, photographed again on its own where no city is found,
-    then read inside tapped corners: its reading now comes from that photo, so it is no
-    longer one of the whole-table photo's cities (whose seating check would vouch for it)."""
+    """A city of a whole-table photo, photographed again on its own where no city is found
+    (out of focus: no cell reads surely), then read inside tapped corners: its reading now
+    comes from that photo, so it is no longer one of the whole-table photo's cities (whose
+    seating check would vouch for it)."""
+    import cv2
+
     data, _ = fixture(4)
     table = new_table(client, "ABCD")
     shot = send(client, table["id"], data).json["cities"][2]["reading"]["table_photo"]
-    refused = send_for_city(client, table["id"], 3, EMPTY_TABLE.read_bytes())
+    blurred = cv2.GaussianBlur(cv2.imread(str(photo(CASES[0]))), (0, 0), 16)
+    refused = send_for_city(client, table["id"], 3, cv2.imencode(".jpg", blurred)[1].tobytes())
     assert refused.status_code == 422
     url = f"/api/tables/{table['id']}/cities/3"
-    read = client.post(f"{url}/corners", json={"corners": [[100, 100], [400, 100], [400, 400],
-                                                            [100, 400]]})
+    read = client.post(f"{url}/corners", json={"corners": truth(CASES[0])["corners"]})
     assert read.status_code == 200, read.json
     reading = read.json["cities"][2]["reading"]
     assert "table_photo" not in reading and "in_photo" not in reading

@@ -8,6 +8,7 @@ and enough of them can be open at once that a few slow clients never lock the ot
 from __future__ import annotations
 
 import json
+import logging
 
 from flask import Flask
 from waitress.channel import HTTPChannel
@@ -52,4 +53,7 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: 
         connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
         ident="btc-scorer")
     server.channel_class = Channel
+    # requests wait for a thread while photos are read (seconds each): expected, not a warning
+    # to log on every one (waitress's "Task queue depth is N")
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     return server

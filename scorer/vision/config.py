@@ -54,6 +54,8 @@ class VisionConfig:
     steady_scales: tuple[float, ...] = (0.95, 1.05)  # ... and scaled so, over all the views
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
+    min_sure_cells: int = 3  # a city read with fewer cells read surely (see low_confidence),
+    # some unlike tiles, is no city: a patterned or tiled table top, "tiles" of no building
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
     # whole-table photos (scorer.table_reading): several cities in one photo
     one_city_share: float = 0.1  # the whole photo's finder view shows one region this large
@@ -92,8 +94,6 @@ class VisionConfig:
     table_pair_area: float = 1.6  # a region this many times the city read first holds another
     table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
     # city read is wide, when it is not square (see table_pair_squareness)
-    table_min_sure_cells: int = 3  # a city of a table photo with fewer cells read surely (see
-    # low_confidence) is not read: its tiles read as no building (a tiled table top)
     table_max_overlap: float = 0.25  # a city read over this share of one read before: the same
     table_pair_squareness: float = 0.35  # a region this square or more, but less than
     # table_min_squareness, may be two cities side by side: its halves are looked at too
@@ -115,6 +115,7 @@ class VisionConfig:
     standout_regions: int = 2  # ... and this many of its regions tried, largest first
     frame_city_shares: tuple[float, ...] = (0.8, 0.55)  # then squares this share of the
     # photo's shorter side in its middle, put on their tiles' lattice: a city filling the frame
+    frame_city_min_tiles: int = 4  # ... each tried when this many of its cells look like tiles
     snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
     snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
     # once a cell, a cell this many times the outline's, ...

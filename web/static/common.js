@@ -1,11 +1,21 @@
 // What every page's script uses (an ES module): $ (an element by id), el (make an element), call
-// (the JSON API: throws an Error with the server's message on a 4xx/5xx answer) and buildingName.
+// (the JSON API: throws an Error with the server's message on a 4xx/5xx answer), inView and
+// buildingName.
 export const $ = (id) => document.getElementById(id);
 export const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children.filter((c) => c !== null && c !== undefined));
   return node;
 };
+
+// Scroll an element into view when it is not (a message or a progress bar shown above, or a
+// screen below, the button that was pressed); a smooth scroll unless the player asked for less motion.
+export function inView(node) {
+  const box = node.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  node.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+}
 
 export async function call(method, url, body) {
   const options = { method, headers: {} };

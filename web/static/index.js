@@ -63,7 +63,7 @@ function showLearning(data) {
   const anchors = data.anchors || {};
   const check = $("learning-check");
   check.hidden = !(data.active && anchors.adapted != null && anchors.shipped != null);
-  check.textContent = check.hidden ? "" : `Built-in check cells read right: ${anchors.adapted} with your tiles, ${anchors.shipped} without.`;
+  check.textContent = check.hidden ? "" : `Checked on the reader's own example cells before use: ${anchors.adapted} read right with your tiles, ${anchors.shipped} without them.`;
   const refused = $("learning-refused");
   refused.hidden = !data.refused;
   refused.textContent = data.refused || "";
@@ -81,6 +81,13 @@ if (learningCard) {
   document.getElementById("forget-learning").addEventListener("click", () => {
     if (!confirm("Forget every tile the reader learned from your corrections?")) return;
     learningAction(() => call("DELETE", "/api/learning"));
+  });
+  // Teaching starts with a table: the new-table form, named for it, ready for the players.
+  document.getElementById("teach-start").addEventListener("click", () => {
+    const form = document.getElementById("new-table");
+    form.elements.name.value = "Teaching the reader";
+    form.scrollIntoView({ block: "start" });
+    form.elements.players.focus();
   });
   const input = document.getElementById("import-learning");
   input.addEventListener("change", () => {
@@ -118,8 +125,9 @@ function tableResult(summary) {
 function showHistory(tables) {
   const list = document.getElementById("tables-list");
   list.replaceChildren(...tables.map((t) => {
-    const when = el("time", { className: "hint", dateTime: new Date(t.created * 1000).toISOString(),
-      textContent: localDate(t.created) });
+    // the list is in the order of the latest change to each table: its time is shown
+    const when = el("time", { className: "hint", dateTime: new Date(t.updated * 1000).toISOString(),
+      textContent: localDate(t.updated) });
     return el("li", {},
       el("div", { className: "table-head" },
         el("a", { href: `/tables/${encodeURIComponent(t.id)}`, textContent: t.name }), when),

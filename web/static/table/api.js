@@ -1,5 +1,5 @@
 // Talking to the server beyond call(): the table's address, photos shrunk and uploaded with progress.
-import { $, el } from "../common.js";
+import { $, el, inView } from "../common.js";
 
 // The JSON API's address of the table shown (its id is the page's data-table).
 export const tableApi = (tableId) => `/api/tables/${encodeURIComponent(tableId)}`;
@@ -33,6 +33,7 @@ export function upload(url, blob, label, reading = "reading the city…", slowNo
     bar.hidden = false;
     bar.firstElementChild.style.width = "0";
     show();
+    inView(bar);
     const ticking = setInterval(() => {
       show();
       if (slowNote && seconds() >= SLOW_S) showNote(slowNote);

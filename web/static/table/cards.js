@@ -106,7 +106,11 @@ export function cityCard(page, city, index) {
     const adjust = el("button", { className: "small", textContent: "Adjust corners" });
     adjust.addEventListener("click", () => {
       adjust.disabled = true;
-      actions.after(cornerPicker(page, index, "Tap the city's four outer corners on the photo; it is read again."));
+      const picker = cornerPicker(page, index, "Tap the city's four outer corners on the photo; it is read again.", false);
+      const cancel = el("button", { type: "button", className: "small", textContent: "Cancel" });
+      cancel.addEventListener("click", () => { picker.remove(); adjust.disabled = false; adjust.focus(); });
+      picker.append(cancel);
+      actions.after(picker);
     });
     actions.append(adjust);
   }
@@ -123,8 +127,8 @@ export function cityCard(page, city, index) {
   if (city.photo && !unread && city.reading && city.reading.more_cities) card.append(severalCities(page, index));
   const corrected = correctedCells(city);
   const low = flaggedCount(page, index);
-  if (low) card.append(el("p", { className: "hint warn", textContent: `${low} cell(s) to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
-  if (corrected.length) card.append(el("p", { className: "hint", textContent: `${corrected.length} cell(s) corrected (marked ✎).` }));
+  if (low) card.append(el("p", { className: "hint warn", textContent: `${plural(low, "cell", "cells")} to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
+  if (corrected.length) card.append(el("p", { className: "hint", textContent: `${plural(corrected.length, "cell", "cells")} corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index, low));
   const error = el("p", { className: "error card-error", textContent: (!unread && page.cardErrors[index]) || "" });
   error.setAttribute("role", "alert");
@@ -264,11 +268,12 @@ async function cityAction(page, button, index, action, busyText) {
   }
 }
 
-function cornerPicker(page, index, message) {
-  // The player taps the four corners of the city on the photo (no city found, or to adjust).
+function cornerPicker(page, index, message, warn = true) {
+  // The player taps the four corners of the city on the photo (no city found: a warning; or to
+  // adjust them: an instruction).
   const points = [];
   const img = el("img", { src: `${page.api}/cities/${index + 1}/photo.jpg?v=${page.table.updated}`, alt: "photo" });
-  const note = el("p", { className: "hint warn corner-note", textContent: message });
+  const note = el("p", { className: `hint${warn ? " warn" : ""} corner-note`, textContent: message });
   note.setAttribute("role", "status");
   const wrap = el("div", { className: "corner-wrap" }, img);
   img.addEventListener("click", async (e) => {

@@ -279,7 +279,7 @@ function listSeats(page) {
   list.replaceChildren(...table.cities.map((city, seat) => {
     const reading = city.reading || {};
     const from = reading.table_photo && city.photo ? reading.table_photo : null;
-    const what = from === seatShot ? "outlined on the photo"
+    const what = from === seatShot ? `the city ${whereOnPhoto(reading)}`
       : from ? "from another whole-table photo"
         : city.photo ? "read from a photo" : city.grid || city.counts ? "typed in" : "no city yet";
     const pick = el("button", { type: "button", className: `seat-pick${from === seatShot ? " in-photo" : ""}`,
@@ -291,6 +291,15 @@ function listSeats(page) {
     pick.addEventListener("click", () => pickSeat(page, seat));
     return el("li", {}, pick);
   }));
+}
+
+// Where a city from a whole-table photo lies in it, in words: "at the bottom left of the photo".
+function whereOnPhoto({ corners, photo_size: [w, h] }) {
+  const [x, y] = [0, 1].map((k) => corners.reduce((sum, p) => sum + p[k], 0) / corners.length);
+  const across = ["left", "", "right"][Math.min(2, Math.floor((3 * x) / w))];
+  const down = ["top", "", "bottom"][Math.min(2, Math.floor((3 * y) / h))];
+  const place = [down, across].filter(Boolean).join(" ");
+  return place ? `at the ${place} of the photo` : "in the middle of the photo";
 }
 
 // The first seat chosen is marked; the second swaps the two cities (photo, reading, corrections).

@@ -1,6 +1,6 @@
 // What the table page knows: the table (the server's last answer) and what the page shows beyond
 // it, in one object that every part of the page is given (no module keeps state of its own).
-import { $, call } from "../common.js";
+import { $, call, inView } from "../common.js";
 import { tableApi } from "./api.js";
 import { movedTotals } from "./scores.js";
 
@@ -33,7 +33,11 @@ export function createPage(root, draw) {
     snackbarTimer: null, // hides the snackbar a while after it shows (undo.js)
 
     render: () => draw(page),
-    showError: (message) => { $("table-error").textContent = message || ""; },
+    showError: (message) => {
+      const box = $("table-error");
+      box.textContent = message || "";
+      if (message) inView(box); // the button pressed may lie a screen below it
+    },
     // The server's answer to a change (or a GET) becomes the table shown; a city whose total
     // moved though its tiles did not (factories are ranked at the table) gets a note saying why.
     answer: (table) => {
