@@ -240,11 +240,12 @@ def test_a_city_that_reads_surely_is_not_read_again(reader):
     assert reader.steadied(image, look) is look
 
 
-def independent_photo(seed: int, family: str, tier: str, size=(1600, 1200), with_city=True):
-    """A photo of the game's artwork from bench/independent_photos.py (written apart from
+def independent_photo(seed: int, family: str, tier: str, size=(1600, 1200), with_city=True,
+                      art="artwork"):
+    """A photo of the game's ``art`` from bench/independent_photos.py (written apart from
     training) and its truth (without ``with_city``: the same table, no city on it); skipped
     without the tile art."""
-    return independent("independent_photos").render(seed, family, tier, "artwork", size=size,
+    return independent("independent_photos").render(seed, family, tier, art, size=size,
                                                     with_city=with_city)
 
 
@@ -291,6 +292,17 @@ def test_a_city_filling_the_frame_turned_is_found_by_its_tiles(reader):
     stands out (the table around is mostly the city), and the windows show single tiles; a
     square in the photo's middle, put on its tiles' lattice, is the city."""
     image, want = independent_photo(55800004, "polka", "easy", (1600, 1200))
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
+
+
+def test_a_city_filling_the_frame_with_few_cells_like_tiles_at_first_is_read(reader):
+    """A hard photo of printed tiles on terrazzo (dev seed 558) where no estimate shows a
+    city: the square in the photo's middle, put on its tiles' lattice, shows four cells
+    like tiles at first, and centred on its tiles it is the city (it was refused when only
+    a block of sixteen tiles there was tried)."""
+    image, want = independent_photo(55800001, "terrazzo", "hard", art="printed")
     reading = reader.read(image)
     assert reading.grid == want["grid"]
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
