@@ -167,6 +167,7 @@ def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     expect(card.locator(".corner-wrap")).to_have_count(0)
     expect(card.get_by_role("button", name="Adjust corners")).to_be_focused()
     card.get_by_role("button", name="Adjust corners").click()
+    expect(card.locator(".corner-outline polygon")).to_have_count(1)  # the outline read, drawn
     image = page.locator('.city[data-city="1"] .corner-wrap img')
     image.wait_for()
     page.wait_for_function("""document.querySelector('.corner-wrap img').naturalWidth > 0""")

@@ -276,6 +276,10 @@ function cornerPicker(page, index, message, warn = true) {
   const note = el("p", { className: `hint${warn ? " warn" : ""} corner-note`, textContent: message });
   note.setAttribute("role", "status");
   const wrap = el("div", { className: "corner-wrap" }, img);
+  const { corners, photo_size: size } = page.table.cities[index].reading || {};
+  if (!warn && corners && size) { // adjusting: the outline read, to tap around it
+    wrap.insertAdjacentHTML("beforeend", `<svg class="corner-outline" viewBox="0 0 ${size[0]} ${size[1]}" preserveAspectRatio="none" aria-hidden="true" focusable="false"><polygon points="${corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")}"/></svg>`);
+  }
   img.addEventListener("click", async (e) => {
     const box = img.getBoundingClientRect();
     const x = ((e.clientX - box.left) / box.width) * img.naturalWidth;
