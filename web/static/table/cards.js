@@ -2,6 +2,7 @@
 import { buildingName, call, el } from "../common.js";
 import { hideProgress, shrink, takeFiles, upload } from "./api.js";
 import { correctedCells, flaggedCount, gridView, paintTools, typedCount, typingCount } from "./grid.js";
+import { polygonPoints } from "./drawing.js";
 import { sendTablePhoto } from "./seating.js";
 import { forgetConfirmed, noteMoved, setCardError } from "./state.js";
 import { offerUndo, restoreCity } from "./undo.js";
@@ -278,7 +279,7 @@ function cornerPicker(page, index, message, warn = true) {
   const wrap = el("div", { className: "corner-wrap" }, img);
   const { corners, photo_size: size } = page.table.cities[index].reading || {};
   if (!warn && corners && size) { // adjusting: the outline read, to tap around it
-    wrap.insertAdjacentHTML("beforeend", `<svg class="corner-outline" viewBox="0 0 ${size[0]} ${size[1]}" preserveAspectRatio="none" aria-hidden="true" focusable="false"><polygon points="${corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ")}"/></svg>`);
+    wrap.insertAdjacentHTML("beforeend", `<svg class="corner-outline" viewBox="0 0 ${size[0]} ${size[1]}" preserveAspectRatio="none" aria-hidden="true" focusable="false"><polygon points="${polygonPoints(corners)}"/></svg>`);
   }
   img.addEventListener("click", async (e) => {
     const box = img.getBoundingClientRect();

@@ -4,6 +4,9 @@ import { el } from "../common.js";
 
 export const GROUP_COLOURS = 6; // a score's groups take colours g0..g5 (app.css), then again
 
+// A city's corners ([[x, y] x4], photo pixels) as an SVG polygon's points.
+export const polygonPoints = (corners) => corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+
 // A building's badge: a shape of its own and the notation's letters ("S", "Td"), so that it is
 // told apart without colour (the icons of drawn tiles look alike to many); shapes drawn in app.css.
 export function badge(game, building) {

@@ -3,6 +3,7 @@
 import { $, call, el } from "../common.js";
 import { hideProgress, shrink, upload } from "./api.js";
 import { replaceWork } from "./cards.js";
+import { polygonPoints } from "./drawing.js";
 import { isFinal } from "./scoreboard.js";
 import { fitTags, seatTag } from "./seat-tags.js";
 import { forgetConfirmed, refocus, setCardError } from "./state.js";
@@ -157,8 +158,6 @@ function say(text) {
   if (status.textContent !== text) status.textContent = text;
 }
 
-const polygonPoints = (corners) => corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
-
 function openSeating(page, shot) {
   page.seatShot = shot;
   page.swapFrom = null;
@@ -296,8 +295,9 @@ function listSeats(page) {
 // Where a city from a whole-table photo lies in it, in words: "at the bottom left of the photo".
 function whereOnPhoto({ corners, photo_size: [w, h] }) {
   const [x, y] = [0, 1].map((k) => corners.reduce((sum, p) => sum + p[k], 0) / corners.length);
-  const across = ["left", "", "right"][Math.min(2, Math.floor((3 * x) / w))];
-  const down = ["top", "", "bottom"][Math.min(2, Math.floor((3 * y) / h))];
+  const third = (v, side) => Math.max(0, Math.min(2, Math.floor((3 * v) / side)));
+  const across = ["left", "", "right"][third(x, w)];
+  const down = ["top", "", "bottom"][third(y, h)];
   const place = [down, across].filter(Boolean).join(" ");
   return place ? `at the ${place} of the photo` : "in the middle of the photo";
 }
