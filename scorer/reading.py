@@ -610,9 +610,9 @@ class PhotoReader:
         table top can look like tiles; a printing the model never saw, every cell a tile,
         can read unsurely throughout and is still read).
         A doubtful reading centres up to ``centred`` estimates on their tiles
-        (``config.centre_candidates`` by default). Corners the player tapped are read as
-        they are, unless no cell inside them looks like a tile (a tap on the table: the city
-        read before is kept).
+        (``config.centre_candidates`` by default). Corners the player tapped are centred on
+        their tiles too (a finger is not exact), and refused only when no cell inside them
+        looks like a tile (a tap on the table: the city read before is kept).
         With ``first_sight``, a photo whose estimates show no city before any centring is
         refused at once (a table photo seen whole: its cities are looked for closer instead).
         """
@@ -633,8 +633,8 @@ class PhotoReader:
             raise GridNotFound(NO_CITY, photo)
         if corners is None:
             best = self._centred_best(photo.image, looks, centred or self.config.centre_candidates)
-        else:
-            best = looks[0]
+        else:  # a tap lands a quarter of a cell off as easily as not
+            best = self.centre_on_tiles(photo.image, looks[0])
         if best.not_tiles >= no_city:
             raise GridNotFound(NO_CITY if corners is None else NO_TILES_TAPPED, photo)
         t2 = time.perf_counter()

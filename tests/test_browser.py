@@ -182,6 +182,8 @@ def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     page.wait_for_selector('.city[data-city="1"] .grid-wrap.photo')
     assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in truth(case)["grid"]]
     assert page.locator('.city[data-city="1"] .corner-wrap').count() == 0
+    expect(page.locator("#snackbar-text")).to_have_text("City 1 read inside the corners tapped.")
+    expect(page.locator("#snackbar").get_by_role("button", name="Undo")).to_be_visible()
     page.close()
 
 

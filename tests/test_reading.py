@@ -39,6 +39,15 @@ def test_given_corners_skip_detection(reader):
     assert reading.grid == truth(case)["grid"]
 
 
+def test_corners_tapped_a_quarter_cell_off_are_centred_on_the_tiles(reader):
+    """A finger is not exact: corners tapped a quarter of a cell off the city (every crop
+    then shows parts of two tiles) are centred on the tiles before the city is read."""
+    case = CASES[0]
+    corners = np.array(truth(case)["corners"]) + (30, 20)  # the city's cells are ~110 px
+    reading = reader.read(read_photo(str(photo(case))), corners=corners)
+    assert reading.grid == truth(case)["grid"]
+
+
 def test_empty_table_says_what_to_try(reader):
     with pytest.raises(GridNotFound, match="no city found in the photo; try again closer, with less tilt"):
         reader.read_file(str(EMPTY_TABLE))

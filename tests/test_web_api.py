@@ -367,6 +367,23 @@ def test_corners_tapped_on_the_table_are_refused_and_change_nothing(client):
     assert client.get(f"/api/tables/{table['id']}").json == before
 
 
+def test_a_city_read_inside_adjusted_corners_can_be_put_back(client):
+    """Adjusting the corners of a city read is undone like a new photo: the reading before
+    (grid, corners, warped image) comes back, and again, the adjusted one."""
+    table = new_table(client)
+    url = f"/api/tables/{table['id']}/cities/1"
+    read = upload(client, table["id"], 1, photo(CASES[0]).read_bytes()).json["cities"][0]
+    warped = client.get(f"{url}/warped.jpg").data
+    corners = [[x + 30, y + 20] for x, y in truth(CASES[0])["corners"]]  # a cell's third off
+    moved = client.post(f"{url}/corners", json={"corners": corners}).json["cities"][0]
+    assert moved["reading"]["corners"] != read["reading"]["corners"]
+    back = client.post(f"{url}/restore").json["cities"][0]
+    assert back["grid"] == read["grid"] and back["reading"] == read["reading"]
+    assert client.get(f"{url}/warped.jpg").data == warped
+    again = client.post(f"{url}/restore").json["cities"][0]
+    assert again["reading"] == moved["reading"]
+
+
 def test_a_city_at_the_photos_edge_can_be_read_again_inside_its_corners(client):
     """The reader's corners of a city touching the frame may lie just beyond it; reading
     the photo again inside them (as rereading does) is no error."""

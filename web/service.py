@@ -271,14 +271,18 @@ def reorder(store: Store, table: dict, order, seen=None) -> None:
 
 def read_with_corners(store: Store, reader, budget: DecodeBudget, table: dict, index: int,
                       corners) -> None:
-    """Read the stored photo again inside the four corners the player tapped."""
+    """Read the stored photo again inside the four corners the player tapped; the city as
+    it was read before can be put back (a photo not read keeps the undo it had: the city
+    before that photo)."""
     name, photo = _stored_photo(store, reader, budget, table, index)
     reading = reader.read(photo, check_corners(corners, *photo.size))
     before = table["cities"][index]["reading"]
-    if isinstance(before, dict) and before.get("unread"):  # a new photo, where no city was
-        before = None  # found: not the whole-table photo the city may have come from
+    unread = isinstance(before, dict) and before.get("unread")
+    if unread:  # a new photo, where no city was found: not the whole-table photo the city
+        before = None  # may have come from
     store.keep_reading(table["id"], index, None, reading.warped_jpeg(), reading.grid,
-                       _details(reading, before), photo_read=name, cells=reading.cells_bytes())
+                       _details(reading, before), photo_read=name, cells=reading.cells_bytes(),
+                       set_aside=not unread)
 
 
 def read_again(store: Store, reader, budget: DecodeBudget, table: dict, index: int) -> None:

@@ -491,12 +491,15 @@ class Store:
 
     def keep_reading(self, key: str, index: int, photo: bytes | None, warped: bytes, grid,
                      reading: dict, photo_read: str | None = None,
-                     cells: bytes | None = None, keep_choices: bool = False) -> None:
+                     cells: bytes | None = None, keep_choices: bool = False,
+                     set_aside: bool = False) -> None:
         """A city read from a photo: photo (new, or None for the stored one), warped image,
         reading, grid and the cells to learn from, all at once. ``photo_read`` is the stored
         photo that was read; if another has replaced it meanwhile, :class:`PhotoChanged` is
         raised and nothing kept. ``keep_choices``: the same photo read again, so the cells
         the player chose (and the player's acceptance) carry over to the new reading.
+        The city as it was can be put back (:meth:`restore_city`) after a new photo, or with
+        ``set_aside`` (the stored photo read inside other corners).
         """
         row_id = self._row_id(key)
         files = [self._write(row_id, f"city{index + 1}-warped", ".jpg", warped)]
@@ -507,7 +510,7 @@ class Store:
                 raise PhotoChanged("the city's photo was replaced while it was read")
             if keep_choices:
                 grid, reading = self._carry_choices(db, city, files[0], grid, reading)
-            if photo is not None:  # a new photo: the city as it was can be put back
+            if photo is not None or set_aside:  # the city as it was can be put back
                 city["set_aside_before"] = self._set_aside(db, city)
             city.update(warped_file=files[0], photo_file=files[1] if photo else city["photo_file"])
             db.execute("UPDATE cities SET grid = ?, reading = ?, photo = 1, photo_file = ?, "

@@ -292,6 +292,7 @@ function cornerPicker(page, index, message, warn = true) {
         page.answer(await call("POST", `${page.api}/cities/${index + 1}/corners`, { corners: points }));
         forgetConfirmed(page, index);
         setCardError(page, index, "");
+        if (!warn) offerUndo(page, index, `City ${index + 1} read inside the corners tapped.`, restoreCity(page, index));
         page.render();
         page.refreshLearning();
       } catch (error) {
