@@ -188,7 +188,7 @@ class PhotoReader:
         A city's tiles stand out from any cloth, but their gaps and plain parts may not:
         the spots standing out are first closed over ``config.standout_close`` spots. Last,
         squares in the photo's middle (``config.frame_city_shares`` of its shorter side), each
-        only where the block found shows a few cells like tiles (``frame_city_min_tiles``): a
+        only where the block found shows a few cells like tiles (``centre_min_tiles``): a
         city filling the frame, turned, can leave the finder nothing to see and stand out
         from nothing (the table around it is mostly the city)."""
         cfg = self.config
@@ -204,7 +204,7 @@ class PhotoReader:
         for side in (share * short for share in cfg.frame_city_shares):
             block = lattice.blocks_near(image, geometry.square(0, side) + middle - side / 2,
                                         cfg)[0]
-            if SIZE * SIZE - self.look(image, block).not_tiles >= cfg.frame_city_min_tiles:
+            if SIZE * SIZE - self.look(image, block).not_tiles >= cfg.centre_min_tiles:
                 yield block
 
     def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:

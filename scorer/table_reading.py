@@ -174,7 +174,7 @@ def _centred_on_tiles(reader: PhotoReader, image: np.ndarray, look, found: list)
     off: centred; a cell or more: the lattice searched), None when it then lies over a city
     read before."""
     cfg = reader.config
-    if 0 < look.not_tiles <= SIZE * SIZE - cfg.table_centre_min_tiles:
+    if 0 < look.not_tiles <= SIZE * SIZE - cfg.centre_min_tiles:
         if look.not_tiles >= cfg.reframe_not_tiles:  # first put on its tiles' lattice: a
             # tenth of the cost of framing it again, kept when all its cells look like tiles
             placed = _likeliest_block(reader, image, lattice.blocks_near(image, look.quad, cfg),
@@ -509,7 +509,7 @@ def _likeliest_city(reader: PhotoReader, looks: list):
 def _clutter(look, config) -> bool:
     """Whether a region standing out from the table, read on its lattice, is clutter (a mug,
     a card): hardly a cell of it looks like a tile, so nothing around it is searched."""
-    return SIZE * SIZE - look.not_tiles < config.table_centre_min_tiles
+    return SIZE * SIZE - look.not_tiles < config.centre_min_tiles
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:

@@ -54,6 +54,8 @@ class VisionConfig:
     steady_scales: tuple[float, ...] = (0.95, 1.05)  # ... and scaled so, over all the views
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
+    centre_min_tiles: int = 4  # a region with fewer cells like tiles is clutter or noise, not
+    # centred on its tiles (a table photo's region; a single photo's middle square)
     min_sure_cells: int = 3  # a city read with fewer cells read surely (see low_confidence),
     # some unlike tiles, is no city: a patterned or tiled table top, "tiles" of no building
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
@@ -81,7 +83,6 @@ class VisionConfig:
     unclear_min_tiles: int = 8  # cells that look like tiles in a city hidden in part
     unclear_retries: int = 2  # regions inside a city not made out looked at before it is
     # reported (the finder sees a city in several windows, each outline a little different)
-    table_centre_min_tiles: int = 4  # a region with this many is centred on its tiles
     table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size
     table_likely_size: float = 0.6  # regions this share of a city's size are read together
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
@@ -115,7 +116,7 @@ class VisionConfig:
     standout_regions: int = 2  # ... and this many of its regions tried, largest first
     frame_city_shares: tuple[float, ...] = (0.8, 0.55)  # then squares this share of the
     # photo's shorter side in its middle, put on their tiles' lattice: a city filling the frame
-    frame_city_min_tiles: int = 4  # ... each tried when this many of its cells look like tiles
+    # (each tried from centre_min_tiles cells like tiles)
     snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
     snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
     # once a cell, a cell this many times the outline's, ...
