@@ -14,6 +14,9 @@ tier, reads each with PhotoReader().read and prints, per family and per tier:
 - corner err: mean distance of the four corners from the truth, in cells, with the reader's
   corners turned to match best (photos read), and turned: photos read with the wrong way up.
 
+The same overall by tier, and by the room's light (ceiling, desk lamp, window, overcast,
+mixed: the independent renderer's own lights; a warm desk lamp is the hardest).
+
 Then --empty photos per family x tier made the same way without a city (nor a neighbour's: the
 table and what lies on it), which should be refused: how many were, and those read as a city.
 
@@ -240,6 +243,11 @@ def main(argv=None) -> None:
     overall["all"] = summarise(results)
     figures["overall"] = overall
     print(table("overall (artwork + printed), by tier", overall))
+    lights = sorted({r["truth"]["scene"]["lighting"] for r in results})
+    by_light = {light: summarise([r for r in results if r["truth"]["scene"]["lighting"] == light])
+                for light in lights}
+    figures["light"] = by_light
+    print(table("overall, by the room's light", by_light))
     if empty:
         misread = [f"{r['family']} {r['tier']} (index {r['index']})" for r in empty if r["read"]]
         print(f"\nwithout a city: {len(empty) - len(misread)} of {len(empty)} refused; read as a city: "

@@ -85,3 +85,30 @@ def test_a_view_reaching_far_beyond_a_large_quad_shows_the_image_there():
     view = geometry.warp_quad(image, quad, target, 400)
     direct = cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, target), (400, 400))
     assert np.abs(view.astype(int) - direct.astype(int)).max() <= 3
+
+
+@pytest.mark.parametrize("cells", [4, 10])
+def test_crops_of_a_batch_are_those_of_each_cell_shrunk_alone(cells):
+    """``cities_crops`` shrinks every cell of several warps in one call: the pixels must be
+    those of shrinking each cell's part on its own (what the models were trained on)."""
+    rng = np.random.default_rng(7)
+    side, _ = geometry.warp_size(DEFAULT, cells)
+    warps = [rng.integers(0, 256, (side, side, 3), np.uint8) for _ in range(3)]
+    tiles, corners = geometry.cities_crops(warps, DEFAULT, cells)
+    for crops, span, size in ((tiles, (-DEFAULT.tile_margin, 1 + DEFAULT.tile_margin),
+                               DEFAULT.tile_input),
+                              (corners, DEFAULT.corner_span, DEFAULT.corner_input)):
+        alone = [cv2.resize(warp[y0:y1, x0:x1], (size, size), interpolation=cv2.INTER_AREA)
+                 for warp in warps for at in range(cells * cells)
+                 for x0, y0, x1, y1 in [geometry.cell_box(side, at // cells, at % cells, *span)]]
+        assert np.array_equal(crops, np.stack(alone))
+
+
+def test_a_large_region_wholly_off_the_photo_warps_to_its_edge_pixels():
+    """A lattice search can outline a region far off the photo: its warp shows the photo's
+    edge pixels repeated (it was a ZeroDivisionError: an empty cut of the photo shrunk)."""
+    image = np.zeros((600, 800, 3), np.uint8)
+    image[-1, -1] = (10, 200, 30)  # the corner pixel nearest the region
+    corners = geometry.square(5000, 4000)
+    view = geometry.warp_quad(image, corners, geometry.square(20, 384), 424)
+    assert view.shape == (424, 424, 3) and (view == (10, 200, 30)).all()

@@ -129,26 +129,37 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: 
     target_edge = max(np.linalg.norm(target - np.roll(target, 1, axis=0), axis=1))
     scale = 1.5 * target_edge / max(edge, 1.0)
     if scale < 0.75:
-        h, w = image.shape[:2]
-        grow = (corners.max(0) - corners.min(0)) * 0.35 + 4
-        lo, hi = corners.min(0) - grow, corners.max(0) + grow
-        seen = _seen_box(corners, target, size)  # a view reaching further than that margin
-        if seen is not None:
-            lo, hi = np.minimum(lo, seen[0]), np.maximum(hi, seen[1])
-        x0, y0 = np.maximum(lo, 0).astype(int)
-        x1, y1 = np.minimum(hi, (w, h)).astype(int)
-        step = max(1, min(int(1 / scale), x1 - x0, y1 - y0))
-        image = shrink(image[y0:y1, x0:x1], step)  # a fast integer step first
-        corners = (corners - (x0, y0) + 0.5) / step - 0.5
-        rest = scale * step
-        if rest < 0.75:  # then area averaging on what is left, now small
-            dims = (max(1, round(image.shape[1] * rest)), max(1, round(image.shape[0] * rest)))
-            ratio = (dims[0] / image.shape[1], dims[1] / image.shape[0])
-            image = cv2.resize(image, dims, interpolation=cv2.INTER_AREA)
-            corners = (corners + 0.5) * ratio - 0.5
+        image, corners = _cut_and_shrunk(image, corners, target, size, scale)
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), np.asarray(target, np.float32))
     return cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def _cut_and_shrunk(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: int,
+                    scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of the image a warp of ``corners`` (4, 2) onto ``target`` shows, shrunk by
+    ``scale`` (< 1), and the corners in it; the image as it is when that part lies wholly
+    off it (the warp then shows its edge pixels, repeated)."""
+    h, w = image.shape[:2]
+    grow = (corners.max(0) - corners.min(0)) * 0.35 + 4
+    lo, hi = corners.min(0) - grow, corners.max(0) + grow
+    seen = _seen_box(corners, target, size)  # a view reaching further than that margin
+    if seen is not None:
+        lo, hi = np.minimum(lo, seen[0]), np.maximum(hi, seen[1])
+    x0, y0 = np.maximum(lo, 0).astype(int)
+    x1, y1 = np.minimum(hi, (w, h)).astype(int)
+    if x1 <= x0 or y1 <= y0:
+        return image, corners
+    step = max(1, min(int(1 / scale), x1 - x0, y1 - y0))
+    image = shrink(image[y0:y1, x0:x1], step)  # a fast integer step first
+    corners = (corners - (x0, y0) + 0.5) / step - 0.5
+    rest = scale * step
+    if rest < 0.75:  # then area averaging on what is left, now small
+        dims = (max(1, round(image.shape[1] * rest)), max(1, round(image.shape[0] * rest)))
+        ratio = (dims[0] / image.shape[1], dims[1] / image.shape[0])
+        image = cv2.resize(image, dims, interpolation=cv2.INTER_AREA)
+        corners = (corners + 0.5) * ratio - 0.5
+    return image, corners
 
 
 def _seen_box(corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray | None:
@@ -203,25 +214,44 @@ def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = 
                only: np.ndarray | None = None) -> np.ndarray:
     """Every cell with a margin of its neighbours: (16, T, T, 3) uint8, row-major (of a
     warp of ``cells`` x ``cells``: (cells², T, T, 3); ``only`` these row-major cells)."""
-    span = (-config.tile_margin, 1 + config.tile_margin)
-    return _crops(warped, config, cells, only, span, config.tile_input)
+    return cities_crops([warped], config, cells, only)[0]
 
 
 def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE,
                  only: np.ndarray | None = None) -> np.ndarray:
     """A sharper look at each cell's top-left corner, where the icon is: (16, C, C, 3) uint8
     (of a warp of ``cells`` x ``cells``: (cells², C, C, 3); ``only`` these row-major cells)."""
-    return _crops(warped, config, cells, only, config.corner_span, config.corner_input)
+    return cities_crops([warped], config, cells, only)[1]
 
 
-def _crops(warped: np.ndarray, config: VisionConfig, cells: int, only: np.ndarray | None,
+def cities_crops(warps: list[np.ndarray], config: VisionConfig = DEFAULT, cells: int = SIZE,
+                 only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``tile_crops`` and ``corner_crops`` of N warped cities at once, city by city:
+    (n N, T, T, 3) and (n N, C, C, 3) uint8, n the cells of each (``cells``², or ``only``)."""
+    return (_crops(warps, config, cells, only, (-config.tile_margin, 1 + config.tile_margin),
+                   config.tile_input),
+            _crops(warps, config, cells, only, config.corner_span, config.corner_input))
+
+
+def _crops(warps: list[np.ndarray], config: VisionConfig, cells: int, only: np.ndarray | None,
            span: tuple[float, float], side: int) -> np.ndarray:
-    """Each cell's part from ``span[0]`` to ``span[1]`` (in cell units), shrunk to ``side``."""
-    crops = []
-    for at in range(cells * cells) if only is None else only:
-        x0, y0, x1, y1 = cell_box(len(warped), at // cells, at % cells, *span, config)
-        crops.append(cv2.resize(warped[y0:y1, x0:x1], (side, side), interpolation=cv2.INTER_AREA))
-    return np.stack(crops)
+    """Each cell's part from ``span[0]`` to ``span[1]`` (in cell units), shrunk to ``side``.
+
+    The parts, all of one size, are stacked into one tall image and shrunk at once: each
+    part's rows fall on its own ``side`` rows, so the pixels are those of shrinking the parts
+    one by one, in about two thirds of the time for a batch of cities (this runs on every
+    cell the reader looks at)."""
+    parts = []
+    for warped in warps:
+        for at in range(cells * cells) if only is None else only:
+            x0, y0, x1, y1 = cell_box(len(warped), at // cells, at % cells, *span, config)
+            parts.append(warped[y0:y1, x0:x1])
+    if len({part.shape for part in parts}) > 1:  # boxes cut by the warp's edge
+        return np.stack([cv2.resize(part, (side, side), interpolation=cv2.INTER_AREA)
+                         for part in parts])
+    tall = cv2.resize(np.concatenate(parts), (side, side * len(parts)),
+                      interpolation=cv2.INTER_AREA)
+    return tall.reshape(len(parts), side, side, *parts[0].shape[2:])
 
 
 def to_input(batch: np.ndarray) -> np.ndarray:
