@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .vision import geometry
+from .vision import geometry, light
 from .vision.config import VisionConfig
 from .vision.image_io import (
     DecodeBudget,
@@ -32,12 +32,14 @@ class Photo:
     image : (H, W, 3) uint8 RGB, upright as the phone showed it
     scale : pixels of the photo at full size per pixel of ``image`` (2 after a half-size
         decode, then ``data`` is kept so the full size can be decoded when it is needed)
+    balanced : ``image`` is the photo white-balanced (``white_balanced``), not as taken
     """
 
     image: np.ndarray
     scale: int = 1
     data: bytes | None = None
     decode_ms: float = 0.0
+    balanced: bool = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -50,7 +52,13 @@ class Photo:
             return self
         t0 = time.perf_counter()
         image = decode_photo(self.data, config)
-        return Photo(image, 1, None, self.decode_ms + (time.perf_counter() - t0) * 1000)
+        image = light.grey_world(image) if self.balanced else image
+        return Photo(image, 1, None, self.decode_ms + (time.perf_counter() - t0) * 1000,
+                     self.balanced)
+
+    def white_balanced(self) -> Photo:
+        """The photo with the colour of its light taken out (``light.grey_world``)."""
+        return Photo(light.grey_world(self.image), self.scale, self.data, self.decode_ms, True)
 
     def jpeg(self, quality: int = 88) -> bytes:
         """The photo as a JPEG file, as decoded (for keeping it)."""

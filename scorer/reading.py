@@ -312,9 +312,7 @@ class PhotoReader:
         """What the classifier reads of every cell of warped cities (N, S, S, 3), or ``only``
         of these row-major cells of each: the cell with its margin (n N, T, T, 3) and its icon
         corner (n N, C, C, 3)."""
-        cfg = self.config
-        return (np.concatenate([geometry.tile_crops(c, cfg, cells, only) for c in cities]),
-                np.concatenate([geometry.corner_crops(c, cfg, cells, only) for c in cities]))
+        return geometry.cities_crops(cities, self.config, cells, only)
 
     def _buildings(self, upright: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Building probabilities (16 N, L), with what was learned, and features (16 N, D)
@@ -325,24 +323,47 @@ class PhotoReader:
         """Building probabilities (N, L), with what was learned, and features (N, D) of cells
         from their crops (``_crops``)."""
         probs, _, features = self.classifier.predict(tiles, corners)
+        return self._adapted(probs, features)
+
+    def _adapted(self, probs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Building probabilities (N, L) with what was learned from the players, if anything,
+        and the features (N, D) they were read from."""
         if self.adaptation is not None:
             probs = self.adaptation.adjust(probs, features)
         return probs, features
 
     def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False) -> list[tuple]:
-        """``read_cells`` of several warped cities, the classifier running twice for all
-        (once when the cities are known to be ``upright``)."""
+        """``read_cells`` of several warped cities, the classifier running once for all, and
+        again for those that lie turned (not when the cities are known to be ``upright``)."""
         n = SIZE * SIZE
         ks = [0] * len(warped)
-        if not upright:
-            _, turns, _ = self._classify(warped)
-            turns = np.log(np.clip(turns, 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
+        if upright:
+            probs, features = self._buildings(warped)
+        else:
+            read = self._classify(warped)
+            turns = np.log(np.clip(read[1], 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
             ks = [int(k) for k in np.argmax(turns, axis=1)]
+            probs, features = self._upright_buildings(warped, ks, read)
         ups = [np.ascontiguousarray(np.rot90(w, -k)) for w, k in zip(warped, ks, strict=True)]
-        probs, features = self._buildings(ups)
         return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
                  features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
                 for i, (k, up) in enumerate(zip(ks, ups, strict=True))]
+
+    def _upright_buildings(self, warped: list[np.ndarray], ks: list[int],
+                           read: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """``_buildings`` of warped cities turned upright by ``ks`` quarter turns, given what
+        the classifier ``read`` of them as they lie (``_classify``): a city already upright
+        is not read again (most looks at a city being centred are)."""
+        n = SIZE * SIZE
+        probs, _, features = (part.reshape(len(warped), n, -1).copy() for part in read)
+        turned = [i for i, k in enumerate(ks) if k]
+        if turned:
+            again, _, again_features = self._classify(
+                [np.ascontiguousarray(np.rot90(warped[i], -ks[i])) for i in turned])
+            probs[turned] = again.reshape(len(turned), n, -1)
+            features[turned] = again_features.reshape(len(turned), n, -1)
+        return self._adapted(probs.reshape(len(warped) * n, -1),
+                             features.reshape(len(warped) * n, -1))
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
@@ -615,8 +636,39 @@ class PhotoReader:
         looks like a tile (a tap on the table: the city read before is kept).
         With ``first_sight``, a photo whose estimates show no city before any centring is
         refused at once (a table photo seen whole: its cities are looked for closer instead).
+
+        A reading with doubtful cells is read again from the photo white-balanced
+        (``Photo.white_balanced``): under a warm lamp the tiles' colours lie where the
+        classifier never saw them, and on a busy cloth the city's outline can be lost. The
+        balanced reading is kept, with the photo as taken, when it is clearly surer
+        (``config.balanced_min_gain``, see ``_sureness``) and lies in the same place (its
+        centre inside the first reading's outline).
         """
         photo = photo if isinstance(photo, Photo) else Photo(photo)
+        t0 = time.perf_counter()
+        reading = self._read_as_lit(photo, corners, centred, first_sight)
+        if not reading.uncertain():
+            return reading
+        try:
+            balanced = self._read_as_lit(photo.white_balanced(), corners, centred, first_sight)
+        except GridNotFound:
+            return reading
+        surer = _sureness(balanced) - _sureness(reading) >= self.config.balanced_min_gain
+        # the light changes the tiles' colours, not where the city lies: a balanced reading
+        # elsewhere is the search ending on a block of the cloth
+        if not surer or not search.inside(balanced.corners.mean(0), reading.corners):
+            return reading
+        taken = photo if balanced.photo.scale == photo.scale else photo.at_full_size(self.config)
+        # what is learned from its cells is their look as taken, as every photo is read first
+        as_taken = self.looks(taken.image, [geometry.rescale(balanced.corners, 1 / taken.scale)],
+                              upright=True)[0]
+        balanced.photo, balanced.cells = taken, as_taken.cells
+        balanced.timing_ms["total"] = photo.decode_ms + (time.perf_counter() - t0) * 1000
+        return balanced
+
+    def _read_as_lit(self, photo: Photo, corners: np.ndarray | None = None,
+                     centred: int | None = None, first_sight: bool = False) -> Reading:
+        """``read`` of the photo's colours as they are."""
         t0 = time.perf_counter()
         if corners is None:
             quads, no_city = self.city_candidates(photo.image), self.config.no_city_cells
@@ -782,6 +834,12 @@ class PhotoReader:
     def _reads_surely(self, look: _Look) -> bool:
         """Every cell of the look reads at least ``low_confidence`` surely."""
         return bool((self.sureness(look.probs) >= self.config.low_confidence).all())
+
+
+def _sureness(reading: Reading) -> float:
+    """How surely a reading reads as a whole: the sum of its cells' log confidence (floored,
+    as ``PhotoReader._log_sureness``)."""
+    return float(np.log(np.asarray(reading.confidence) + 1e-3).sum())
 
 
 def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,

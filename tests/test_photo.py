@@ -57,3 +57,16 @@ def test_a_photo_decoded_smaller_for_the_budget_knows_its_scale():
     photo = open_photo(jpeg((4000, 3000)), DEFAULT, budget=DecodeBudget(1000 * 750 * 6))
     assert photo.image.shape == (750, 1000, 3) and photo.scale == 4
     assert photo.size == (4000, 3000)
+
+
+def test_a_photo_white_balanced_stays_balanced_at_full_size():
+    """The grey-world balance of an orange photo (a lamp's) is grey, at half size and at the
+    full size decoded later; the photo as taken is left as it was."""
+    config = dataclasses.replace(DEFAULT, reduced_decode_pixels=1_000_000)
+    photo = open_photo(jpeg((1600, 1200)), config)
+    balanced = photo.white_balanced()
+    assert balanced.balanced and not photo.balanced
+    assert np.ptp(photo.image.reshape(-1, 3).mean(0)) > 100  # (200, 120, 40): orange
+    for image in (balanced.image, balanced.at_full_size(config).image):
+        assert np.ptp(image.reshape(-1, 3).mean(0)) < 3
+    assert balanced.at_full_size(config).balanced and balanced.size == photo.size

@@ -58,6 +58,9 @@ class VisionConfig:
     # centred on its tiles (a table photo's region; a single photo's middle square)
     min_sure_cells: int = 3  # a city read with fewer cells read surely (see low_confidence),
     # some unlike tiles, is no city: a patterned or tiled table top, "tiles" of no building
+    balanced_min_gain: float = 1.0  # a doubtful reading is replaced by the photo's reading
+    # white-balanced when that is surer by this much (sum of cells' log confidence; a hair
+    # surer is noise) and lies in the same place
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
     # whole-table photos (scorer.table_reading): several cities in one photo
     one_city_share: float = 0.1  # the whole photo's finder view shows one region this large
