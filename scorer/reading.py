@@ -27,6 +27,8 @@ from .vision.models import CityFinder, TileClassifier
 
 ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
 NO_CITY = f"no city found in the photo; {ADVICE}"
+LOG_FLOOR = 1e-3  # added to a cell's sureness before its log: one hopeless cell cannot
+# outweigh all the others
 NO_TILES_TAPPED = ("no tile inside the four corners tapped: tap the city's four outer corners, "
                    "or type the city in")
 
@@ -397,7 +399,7 @@ class PhotoReader:
     def _log_sureness(self, probs: np.ndarray) -> np.ndarray:
         """``sureness`` in log units, floored so that one hopeless cell cannot outweigh all:
         what centring and framing add up over cells. probs (..., L) -> (...)."""
-        return np.log(self.sureness(probs) + 1e-3)
+        return np.log(self.sureness(probs) + LOG_FLOOR)
 
     def centre_on_tiles(self, image: np.ndarray, look: _Look) -> _Look:
         """A doubtful look with its corners moved to where its cells read most surely.
@@ -837,9 +839,9 @@ class PhotoReader:
 
 
 def _sureness(reading: Reading) -> float:
-    """How surely a reading reads as a whole: the sum of its cells' log confidence (floored,
-    as ``PhotoReader._log_sureness``)."""
-    return float(np.log(np.asarray(reading.confidence) + 1e-3).sum())
+    """How surely a reading reads as a whole: the sum of its cells' log confidence, floored
+    (``LOG_FLOOR``) as the search's own ``PhotoReader._log_sureness``."""
+    return float(np.log(np.asarray(reading.confidence) + LOG_FLOOR).sum())
 
 
 def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,

@@ -214,23 +214,27 @@ def tile_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = 
                only: np.ndarray | None = None) -> np.ndarray:
     """Every cell with a margin of its neighbours: (16, T, T, 3) uint8, row-major (of a
     warp of ``cells`` x ``cells``: (cells², T, T, 3); ``only`` these row-major cells)."""
-    return cities_crops([warped], config, cells, only)[0]
+    return _crops([warped], config, cells, only, _tile_span(config), config.tile_input)
 
 
 def corner_crops(warped: np.ndarray, config: VisionConfig = DEFAULT, cells: int = SIZE,
                  only: np.ndarray | None = None) -> np.ndarray:
     """A sharper look at each cell's top-left corner, where the icon is: (16, C, C, 3) uint8
     (of a warp of ``cells`` x ``cells``: (cells², C, C, 3); ``only`` these row-major cells)."""
-    return cities_crops([warped], config, cells, only)[1]
+    return _crops([warped], config, cells, only, config.corner_span, config.corner_input)
 
 
 def cities_crops(warps: list[np.ndarray], config: VisionConfig = DEFAULT, cells: int = SIZE,
                  only: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``tile_crops`` and ``corner_crops`` of N warped cities at once, city by city:
     (n N, T, T, 3) and (n N, C, C, 3) uint8, n the cells of each (``cells``², or ``only``)."""
-    return (_crops(warps, config, cells, only, (-config.tile_margin, 1 + config.tile_margin),
-                   config.tile_input),
+    return (_crops(warps, config, cells, only, _tile_span(config), config.tile_input),
             _crops(warps, config, cells, only, config.corner_span, config.corner_input))
+
+
+def _tile_span(config: VisionConfig) -> tuple[float, float]:
+    """A tile crop's part of its cell, in cell units: the cell and a margin all round."""
+    return -config.tile_margin, 1 + config.tile_margin
 
 
 def _crops(warps: list[np.ndarray], config: VisionConfig, cells: int, only: np.ndarray | None,
@@ -246,7 +250,7 @@ def _crops(warps: list[np.ndarray], config: VisionConfig, cells: int, only: np.n
         for at in range(cells * cells) if only is None else only:
             x0, y0, x1, y1 = cell_box(len(warped), at // cells, at % cells, *span, config)
             parts.append(warped[y0:y1, x0:x1])
-    if len({part.shape for part in parts}) > 1:  # boxes cut by the warp's edge
+    if len({part.shape for part in parts}) > 1:  # boxes rounded to different sizes
         return np.stack([cv2.resize(part, (side, side), interpolation=cv2.INTER_AREA)
                          for part in parts])
     tall = cv2.resize(np.concatenate(parts), (side, side * len(parts)),
