@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -18,7 +18,7 @@ import numpy as np
 from .city import BUILDINGS, SIZE, TAVERN_KINDS, City
 from .errors import GridNotFound, ImageError, TableError
 from .photo import DecodeBudget, Photo, open_photo
-from .vision import geometry, lattice, search
+from .vision import geometry, lattice, light, search
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors, Evidence, fit
 from .vision.config import ADAPT, DEFAULT, AdaptConfig, VisionConfig
 from .vision.constraints import decode_city
@@ -640,9 +640,9 @@ class PhotoReader:
         refused at once (a table photo seen whole: its cities are looked for closer instead).
 
         A reading with doubtful cells is read again from the photo white-balanced
-        (``Photo.white_balanced``): under a warm lamp the tiles' colours lie where the
-        classifier never saw them, and on a busy cloth the city's outline can be lost. The
-        balanced reading is kept, with the photo as taken, when it is clearly surer
+        (``_balancing_gains``): under a warm lamp the tiles' colours lie where the classifier
+        never saw them, and on a busy cloth the city's outline can be lost. The balanced
+        reading is kept, with the photo as taken, when it is clearly surer
         (``config.balanced_min_gain``, see ``_sureness``) and lies in the same place (its
         centre inside the first reading's outline).
         """
@@ -651,22 +651,69 @@ class PhotoReader:
         reading = self._read_as_lit(photo, corners, centred, first_sight)
         if not reading.uncertain():
             return reading
+        gains = self._balancing_gains(reading)
+        if gains is None:
+            return reading
         try:
-            balanced = self._read_as_lit(photo.white_balanced(), corners, centred, first_sight)
+            balanced = self._read_as_lit(photo.white_balanced(gains), corners, centred, first_sight)
         except GridNotFound:
             return reading
-        surer = _sureness(balanced) - _sureness(reading) >= self.config.balanced_min_gain
+        kept = self._surer_balanced(reading, balanced, photo)
+        kept.timing_ms["total"] = photo.decode_ms + (time.perf_counter() - t0) * 1000
+        return kept
+
+    def balanced_city(self, reading: Reading) -> Reading:
+        """One city of a table photo (``reading``), when doubtful, read again where it lies
+        in the photo white-balanced (``_balancing_gains``); kept as ``read`` keeps a single
+        photo's balanced reading, else ``reading``."""
+        gains = self._balancing_gains(reading) if reading.uncertain() else None
+        if gains is None:
+            return reading
+        photo = reading.photo.white_balanced(gains)
+        quad = geometry.rescale(reading.corners, 1 / photo.scale)
+        balanced = self.reading_of(self.centre_on_tiles(photo.image, self.look(photo.image, quad)),
+                                   photo)
+        kept = self._surer_balanced(reading, balanced, reading.photo)
+        kept.timing_ms = reading.timing_ms
+        return kept
+
+    def _surer_balanced(self, reading: Reading, balanced: Reading, photo: Photo) -> Reading:
+        """The ``balanced`` reading of a ``photo`` (as taken) when it is clearly surer than
+        its ``reading`` as taken (``config.balanced_min_gain``) and lies in the same place,
+        with the photo as taken; else ``reading``."""
         # the light changes the tiles' colours, not where the city lies: a balanced reading
         # elsewhere is the search ending on a block of the cloth
-        if not surer or not search.inside(balanced.corners.mean(0), reading.corners):
+        if not search.inside(balanced.corners.mean(0), reading.corners):
             return reading
         taken = photo if balanced.photo.scale == photo.scale else photo.at_full_size(self.config)
         # what is learned from its cells is their look as taken, as every photo is read first
         as_taken = self.looks(taken.image, [geometry.rescale(balanced.corners, 1 / taken.scale)],
                               upright=True)[0]
+        if self.adaptation is not None:
+            # the players taught their tiles as taken: the look-alikes of each cell are
+            # found by its look as taken, the model's own answer from the balanced one
+            raw = self.classifier.predict(*self._crops([balanced.warped]))[0]
+            probs = self.adaptation.adjust(raw, as_taken.cells.reshape(SIZE * SIZE, -1))
+            balanced = replace(balanced, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
+        if _sureness(balanced) - _sureness(reading) < self.config.balanced_min_gain:
+            return reading
         balanced.photo, balanced.cells = taken, as_taken.cells
-        balanced.timing_ms["total"] = photo.decode_ms + (time.perf_counter() - t0) * 1000
         return balanced
+
+    def _balancing_gains(self, reading: Reading) -> np.ndarray | None:
+        """The colour gains (3,) that best take a lamp's colour out of the photo of a
+        ``reading``: of the gains that make grey on average the whole photo or the city's
+        outline (``light.grey_world_gains``; neither suits every cloth and printing), those
+        under which the city it found reads surer; None when neither reads surer than the
+        photo as taken."""
+        image, scale = reading.photo.image, reading.photo.scale
+        quad = geometry.rescale(reading.corners, 1 / scale)
+        candidates = [np.ones(3, np.float32), light.grey_world_gains(image),
+                      light.grey_world_gains(image, quad)]
+        warped = geometry.warp_city(image, quad, self.config)
+        read = self.read_cities_cells([light.balanced(warped, g) for g in candidates], upright=True)
+        best = int(np.argmax([self._log_sureness(probs).sum() for _, _, probs, _ in read]))
+        return candidates[best] if best else None
 
     def _read_as_lit(self, photo: Photo, corners: np.ndarray | None = None,
                      centred: int | None = None, first_sight: bool = False) -> Reading:
@@ -705,13 +752,10 @@ class PhotoReader:
         """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),
         its doubtful cells looked at again (``steadied``)."""
         look = self.steadied(photo.image, look)
-        chosen, confidence, duplex = self.decode(look.probs)
         return Reading(
-            grid=[[BUILDINGS[i] for i in row] for row in chosen],
-            confidence=np.round(confidence, 4).tolist(),
+            **self._decoded(look.probs),
             corners=geometry.rescale(np.roll(look.quad, look.k, axis=0), photo.scale),
             warped=look.upright,
-            duplex=duplex,
             photo=photo,
             cells=look.cells,
             adapted=self.adaptation is not None,
@@ -832,6 +876,13 @@ class PhotoReader:
         for _ in range(self.config.rectified_looks):
             outlined = self._rectified_look(image, outlined, np.inf)
         return [quad, outlined]
+
+    def _decoded(self, probs: np.ndarray) -> dict:
+        """A Reading's grid, confidence and duplex pairs from cell probabilities (4, 4, L)
+        (``decode``)."""
+        chosen, confidence, duplex = self.decode(probs)
+        return {"grid": [[BUILDINGS[i] for i in row] for row in chosen],
+                "confidence": np.round(confidence, 4).tolist(), "duplex": duplex}
 
     def _reads_surely(self, look: _Look) -> bool:
         """Every cell of the look reads at least ``low_confidence`` surely."""

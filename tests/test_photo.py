@@ -9,6 +9,7 @@ from PIL import Image
 
 from scorer.errors import ImageError
 from scorer.photo import DecodeBudget, open_photo
+from scorer.vision import light
 from scorer.vision.config import DEFAULT
 
 
@@ -64,9 +65,22 @@ def test_a_photo_white_balanced_stays_balanced_at_full_size():
     full size decoded later; the photo as taken is left as it was."""
     config = dataclasses.replace(DEFAULT, reduced_decode_pixels=1_000_000)
     photo = open_photo(jpeg((1600, 1200)), config)
-    balanced = photo.white_balanced()
+    balanced = photo.white_balanced(light.grey_world_gains(photo.image))
     assert balanced.balanced and not photo.balanced
     assert np.ptp(photo.image.reshape(-1, 3).mean(0)) > 100  # (200, 120, 40): orange
     for image in (balanced.image, balanced.at_full_size(config).image):
         assert np.ptp(image.reshape(-1, 3).mean(0)) < 3
     assert balanced.at_full_size(config).balanced and balanced.size == photo.size
+
+
+def test_a_city_s_own_grey_balance_ignores_the_cloth_around_it():
+    """Under an orange light, a grey square on a red cloth: the gains that make the square's
+    outline grey on average make it grey; those of the whole photo turn it blue."""
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[:] = (220, 60, 40)  # the red cloth, lit orange
+    image[30:70, 30:70] = (180, 140, 90)  # grey tiles, lit orange
+    square = np.float32([[30, 30], [69, 30], [69, 69], [30, 69]])
+    own = light.balanced(image, light.grey_world_gains(image, square))[50, 50]
+    whole = light.balanced(image, light.grey_world_gains(image))[50, 50]
+    assert np.ptp(own) <= 2
+    assert whole[2] > whole[0] + 50
