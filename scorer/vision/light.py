@@ -19,11 +19,14 @@ def grey_world_gains(image: np.ndarray, region: np.ndarray | None = None) -> np.
     blue).
     """
     pixels = image.reshape(-1, 3)
-    if region is not None:
-        mask = np.zeros(image.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, np.round(region).astype(np.int32), 1)
+    if region is not None:  # the pixels inside it, in its bounding box
+        corners = np.round(region).astype(np.int32)
+        x0, y0 = np.clip(corners.min(axis=0), 0, None)
+        box = image[y0:corners[:, 1].max() + 1, x0:corners[:, 0].max() + 1]
+        mask = np.zeros(box.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, corners - (x0, y0), 1)
         if mask.any():
-            pixels = image[mask > 0]
+            pixels = box[mask > 0]
     means = pixels.mean(axis=0)
     return (means.mean() / np.maximum(means, 1.0)).astype(np.float32)
 
