@@ -651,9 +651,9 @@ class PhotoReader:
         reading = self._read_as_lit(photo, corners, centred, first_sight)
         if not reading.uncertain():
             return reading
-        gains = self._balancing_gains(reading)
-        if gains is None:
-            return reading
+        # balanced, the search may also find corners that the first reading missed: it is
+        # run even when the city read first reads no surer balanced where it lies
+        gains, _ = self._balancing_gains(reading)
         try:
             balanced = self._read_as_lit(photo.white_balanced(gains), corners, centred, first_sight)
         except GridNotFound:
@@ -666,8 +666,10 @@ class PhotoReader:
         """One city of a table photo (``reading``), when doubtful, read again where it lies
         in the photo white-balanced (``_balancing_gains``); kept as ``read`` keeps a single
         photo's balanced reading, else ``reading``."""
-        gains = self._balancing_gains(reading) if reading.uncertain() else None
-        if gains is None:
+        if not reading.uncertain():
+            return reading
+        gains, surer = self._balancing_gains(reading)
+        if not surer:  # read again where it lies only: no surer there, no surer at all
             return reading
         photo = reading.photo.white_balanced(gains)
         quad = geometry.rescale(reading.corners, 1 / photo.scale)
@@ -700,20 +702,21 @@ class PhotoReader:
         balanced.photo, balanced.cells = taken, as_taken.cells
         return balanced
 
-    def _balancing_gains(self, reading: Reading) -> np.ndarray | None:
+    def _balancing_gains(self, reading: Reading) -> tuple[np.ndarray, bool]:
         """The colour gains (3,) that best take a lamp's colour out of the photo of a
-        ``reading``: of the gains that make grey on average the whole photo or the city's
-        outline (``light.grey_world_gains``; neither suits every cloth and printing), those
-        under which the city it found reads surer; None when neither reads surer than the
-        photo as taken."""
+        ``reading``, and whether the city it found reads surer under them than as taken. Of
+        the gains that make grey on average the whole photo or the city's outline
+        (``light.grey_world_gains``; neither suits every cloth and printing), those under
+        which that city reads surer."""
         image, scale = reading.photo.image, reading.photo.scale
         quad = geometry.rescale(reading.corners, 1 / scale)
         candidates = [np.ones(3, np.float32), light.grey_world_gains(image),
                       light.grey_world_gains(image, quad)]
         warped = geometry.warp_city(image, quad, self.config)
         read = self.read_cities_cells([light.balanced(warped, g) for g in candidates], upright=True)
-        best = int(np.argmax([self._log_sureness(probs).sum() for _, _, probs, _ in read]))
-        return candidates[best] if best else None
+        sure = [self._log_sureness(probs).sum() for _, _, probs, _ in read]
+        best = 1 + int(np.argmax(sure[1:]))
+        return candidates[best], bool(sure[best] > sure[0])
 
     def _read_as_lit(self, photo: Photo, corners: np.ndarray | None = None,
                      centred: int | None = None, first_sight: bool = False) -> Reading:
