@@ -687,6 +687,12 @@ class PhotoReader:
         # elsewhere is the search ending on a block of the cloth
         if not search.inside(balanced.corners.mean(0), reading.corners):
             return reading
+
+        def clearly_surer(other: Reading) -> bool:
+            return _sureness(other) - _sureness(reading) >= self.config.balanced_min_gain
+
+        if self.adaptation is None and not clearly_surer(balanced):
+            return reading  # (no cells to read as taken for a reading not kept)
         taken = photo if balanced.photo.scale == photo.scale else photo.at_full_size(self.config)
         # what is learned from its cells is their look as taken, as every photo is read first
         as_taken = self.looks(taken.image, [geometry.rescale(balanced.corners, 1 / taken.scale)],
@@ -697,7 +703,7 @@ class PhotoReader:
             raw = self.classifier.predict(*self._crops([balanced.warped]))[0]
             probs = self.adaptation.adjust(raw, as_taken.cells.reshape(SIZE * SIZE, -1))
             balanced = replace(balanced, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
-        if _sureness(balanced) - _sureness(reading) < self.config.balanced_min_gain:
+        if not clearly_surer(balanced):
             return reading
         balanced.photo, balanced.cells = taken, as_taken.cells
         return balanced
