@@ -137,15 +137,55 @@ class PhotoReader:
         photo around one region, where only the finder's estimates are tried, in the order
         its windows lie (see ``table_reading._read_around``).
         """
-        cfg = self.config
-        factor, small = geometry.work_copy(image, cfg)  # every look works on one shrunk copy
-        tried = []
+        factor, small = geometry.work_copy(image, self.config)  # every look works on one
+        tried = []  # shrunk copy
         for quad, max_shift in self._hypotheses(small, aimed):
-            for _ in range(cfg.rectified_looks):
-                quad = self._rectified_look(small, quad, max_shift)
+            quad = self._squared_up(small, quad, max_shift)
             if all(np.abs(quad - t).max() > 0.5 for t in tried):
                 tried.append(quad)
                 yield geometry.rescale(quad, factor)
+
+    def _squared_up(self, image: np.ndarray, quad: np.ndarray, max_shift: float) -> np.ndarray:
+        """An estimate (4, 2) centred on the tiles by the finder's looks at it warped square
+        (``config.rectified_looks``), each moving it at most ``max_shift`` cells."""
+        for _ in range(self.config.rectified_looks):
+            quad = self._rectified_look(image, quad, max_shift)
+        return quad
+
+    def _nearer_the_middle(self, image: np.ndarray, look: _Look) -> _Look | None:
+        """A whole city nearer the photo's middle than the one ``look`` shows, when the middle
+        lies outside it, else None. A photo aimed at a city shows it about its middle
+        (within a fifth of the shorter side on the independent renderer's photos); a
+        neighbour's city whole in view, larger for lying nearer the camera, can be the only
+        one the finder's look at the whole photo sees. The windows' regions nearer the
+        middle than ``look`` are read in turn (``_window_search``); the first whose sixteen
+        cells look like tiles once centred on them (and, doubtful, searched on its lattice:
+        on a tiled table top a block a row off the city looks like tiles too), and that
+        reads as a city at all (``config.min_sure_cells`` read surely as buildings: not a
+        block of a busy cloth), is that city."""
+        cfg = self.config
+        height, width = image.shape[:2]
+        middle = np.float32([width, height]) / 2
+        if search.inside(middle, look.quad):
+            return None
+        off = np.linalg.norm(look.quad.mean(0) - middle)
+        factor, small = geometry.work_copy(image, cfg)
+        for region in self._window_search(small)[:cfg.max_candidates]:
+            quad = geometry.rescale(self._squared_up(
+                small, self._closer_look(small, region, cfg.refine_expand), cfg.refine_max_shift),
+                factor)
+            if np.linalg.norm(quad.mean(0) - middle) >= off:
+                break  # the regions come nearest the middle first
+            if search.inside(quad.mean(0), look.quad):
+                continue  # the city read, seen again
+            found = self.look(image, quad)
+            if SIZE * SIZE - found.not_tiles < cfg.centre_min_tiles:
+                continue  # hardly a tile there: the table
+            found = self.search_lattice(image, self.centre_on_tiles(image, found))
+            sure = int((self.sureness(found.probs) >= cfg.low_confidence).sum())
+            if not found.not_tiles and sure >= cfg.min_sure_cells:
+                return found
+        return None
 
     def _hypotheses(self, image: np.ndarray,
                     aimed: bool = True) -> Iterator[tuple[np.ndarray, float]]:
@@ -188,17 +228,24 @@ class PhotoReader:
         in ``image``'s pixels.
 
         A city's tiles stand out from any cloth, but their gaps and plain parts may not:
-        the spots standing out are first closed over ``config.standout_close`` spots. Last,
+        the spots standing out are first closed over a few spots, then over more
+        (``config.standout_closes``: a column of plain tiles that does not stand out from a
+        black-and-white cloth leaves the city two strips, neither square). Last,
         squares in the photo's middle (``config.frame_city_shares`` of its shorter side), each
         only where the block found shows a few cells like tiles (``centre_min_tiles``): a
         city filling the frame, turned, can leave the finder nothing to see and stand out
-        from nothing (the table around it is mostly the city)."""
+        from nothing (the table around it is mostly the city); a city aimed at, seen
+        through a wide lens tilted over a checked cloth whose checks grow toward the camera,
+        can stand out from nothing either."""
         cfg = self.config
         mask = search.standing_out(image, cfg).astype(np.uint8)
-        close = np.ones((cfg.standout_close, cfg.standout_close), np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, close).astype(bool)
-        standing = search.standouts(mask, image.shape[1], cfg)[:cfg.standout_regions]
-        for quad in regions + [region.quad for region in standing]:
+        standing = []
+        for size in cfg.standout_closes:
+            closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+            standing += [region.quad for region in search.standouts(
+                closed.astype(bool), image.shape[1], cfg)[:cfg.standout_regions]
+                if not any(_same_place(region.quad, old) for old in standing)]
+        for quad in regions + standing:
             yield lattice.blocks_near(image, quad, cfg)[0]
         # the photo's middle: only a block with a few cells like tiles (without a city,
         # the search from a block of none can end on a "city" of noise)
@@ -745,6 +792,8 @@ class PhotoReader:
             best = self._centred_best(photo.image, looks, centred or self.config.centre_candidates)
         else:  # a tap lands a quarter of a cell off as easily as not
             best = self.centre_on_tiles(photo.image, looks[0])
+        if corners is None and not best.not_tiles:  # a neighbour's city read, not the one
+            best = self._nearer_the_middle(photo.image, best) or best  # aimed at?
         if best.not_tiles >= no_city:
             raise GridNotFound(NO_CITY if corners is None else NO_TILES_TAPPED, photo)
         t2 = time.perf_counter()

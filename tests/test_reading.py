@@ -314,6 +314,18 @@ def test_a_city_the_finder_misses_on_a_cloth_is_found_by_its_tiles(reader, seed,
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
 
 
+def test_a_city_aimed_at_on_a_cloth_that_hides_it_is_found_in_the_photo_s_middle(reader):
+    """A hard photo of the independent renderer (dev seed 559): a city 29 % of the frame's
+    shorter side on a tartan, through a wide lens tilted 37 degrees. The finder sees the
+    cards beside it, nothing square stands out (the cloth's checks grow toward the camera),
+    and the windows show part of it: a square two fifths of the shorter side in the photo's
+    middle, put on its tiles' lattice, shows cells like tiles, and centred it is the city."""
+    image, want = independent_photo(55900009, "tartan", "hard")
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
+
+
 def test_a_city_filling_the_frame_turned_is_found_by_its_tiles(reader):
     """An easy photo of the independent renderer (dev seed 558): a city 90 % of the frame's
     shorter side, turned 45 degrees on a polka-dot cloth. The finder sees nothing, nothing
@@ -348,3 +360,22 @@ def test_of_two_whole_cities_in_view_the_one_aimed_at_is_read(reader):
     reading = reader.read(image)
     assert reading.grid == want["grid"]
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
+
+
+@pytest.mark.parametrize("seed, family, size", [
+    (55900020, "linen", (1600, 1200)),
+    (55900015, "dark-wood", (1200, 1600)),
+])
+def test_a_larger_neighbour_s_city_is_passed_over_for_the_one_aimed_at(reader, seed, family,
+                                                                        size):
+    """Hard photos of the independent renderer (dev seed 559) with a neighbour's city whole
+    in view, nearer the camera and larger than the player's: the first estimate is the
+    neighbour, and all its cells look like tiles. The photo's middle lies outside it, so the
+    regions nearer the middle are read too, and the city aimed at is."""
+    image, want = independent_photo(seed, family, "hard", size)
+    corners = np.float32(want["corners"])
+    first = next(reader.city_candidates(image))
+    assert corner_error(first, corners) > 2 and not reader.look(image, first).not_tiles
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, corners) < 0.25

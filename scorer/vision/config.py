@@ -114,12 +114,12 @@ class VisionConfig:
     # median distance over the photo, per colour channel and its contrast)
     standout_min_area: float = 0.002  # a region standing out, as a share of the photo, ...
     standout_min_squareness: float = 0.5  # ... and this square may be a city
-    standout_close: int = 5  # a single city's photo: the spots closed over this many (the
-    # gaps between tiles), ...
-    standout_regions: int = 2  # ... and this many of its regions tried, largest first
-    frame_city_shares: tuple[float, ...] = (0.8, 0.55)  # then squares this share of the
-    # photo's shorter side in its middle, put on their tiles' lattice: a city filling the frame
-    # (each tried from centre_min_tiles cells like tiles)
+    standout_closes: tuple[int, ...] = (5, 9)  # a single city's photo: the spots closed over
+    # this many (the gaps between tiles), then this many (plain tiles), ...
+    standout_regions: int = 2  # ... and this many of the regions of each tried, largest first
+    frame_city_shares: tuple[float, ...] = (0.8, 0.55, 0.4)  # then squares this share of the
+    # photo's shorter side in its middle, put on their tiles' lattice: a city filling the frame,
+    # or aimed at on a cloth that hides it (each tried from centre_min_tiles cells like tiles)
     snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
     snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
     # once a cell, a cell this many times the outline's, ...
