@@ -326,6 +326,18 @@ def test_a_city_aimed_at_on_a_cloth_that_hides_it_is_found_in_the_photo_s_middle
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
 
 
+def test_a_small_city_aimed_at_on_a_cloth_is_found_in_a_small_square_of_the_middle(reader):
+    """A hard photo of printed tiles of the independent renderer (dev seed 559): a city 19 %
+    of the frame's shorter side on a tartan under a lamp, tilted 35 degrees, where the
+    finder sees the whole cloth as one region and no estimate shows a tile. Of the squares
+    in the photo's middle, only one a fifth of the shorter side shows cells like tiles: it
+    is on the city's lattice, and centred it is the city (refused before)."""
+    image, want = independent_photo(55900001, "tartan", "hard", art="printed")
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
+
+
 def test_a_city_filling_the_frame_turned_is_found_by_its_tiles(reader):
     """An easy photo of the independent renderer (dev seed 558): a city 90 % of the frame's
     shorter side, turned 45 degrees on a polka-dot cloth. The finder sees nothing, nothing

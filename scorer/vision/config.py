@@ -117,9 +117,10 @@ class VisionConfig:
     standout_closes: tuple[int, ...] = (5, 9)  # a single city's photo: the spots closed over
     # this many (the gaps between tiles), then this many (plain tiles), ...
     standout_regions: int = 2  # ... and this many of the regions of each tried, largest first
-    frame_city_shares: tuple[float, ...] = (0.8, 0.55, 0.4)  # then squares this share of the
-    # photo's shorter side in its middle, put on their tiles' lattice: a city filling the frame,
-    # or aimed at on a cloth that hides it (each tried from centre_min_tiles cells like tiles)
+    frame_city_shares: tuple[float, ...] = (0.8, 0.55, 0.4, 0.28, 0.2)  # then squares this
+    # share of the photo's shorter side in its middle, put on their tiles' lattice: a city
+    # filling the frame, or aimed at on a cloth that hides it (each tried from
+    # centre_min_tiles cells like tiles)
     snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
     snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
     # once a cell, a cell this many times the outline's, ...
