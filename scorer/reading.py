@@ -171,11 +171,11 @@ class PhotoReader:
         off = np.linalg.norm(look.quad.mean(0) - middle)
         factor, small = geometry.work_copy(image, cfg)
         for region in self._window_search(small)[:cfg.max_candidates]:
+            if np.linalg.norm(region.mean(0) * factor - middle) >= off:
+                break  # the regions come nearest the middle first (no finder looks past it)
             quad = geometry.rescale(self._squared_up(
                 small, self._closer_look(small, region, cfg.refine_expand), cfg.refine_max_shift),
                 factor)
-            if np.linalg.norm(quad.mean(0) - middle) >= off:
-                break  # the regions come nearest the middle first
             if search.inside(quad.mean(0), look.quad):
                 continue  # the city read, seen again
             found = self.look(image, quad)
