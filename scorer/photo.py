@@ -32,20 +32,20 @@ class Photo:
     image : (H, W, 3) uint8 RGB, upright as the phone showed it
     scale : pixels of the photo at full size per pixel of ``image`` (2 after a half-size
         decode, then ``data`` is kept so the full size can be decoded when it is needed)
-    gains : ``image`` is the photo white-balanced by these colour gains (3,)
-        (``white_balanced``), not as taken; None as taken
+    correction : ``image`` is the photo with its colours corrected so (``corrected``), not
+        as taken; None as taken
     """
 
     image: np.ndarray
     scale: int = 1
     data: bytes | None = None
     decode_ms: float = 0.0
-    gains: np.ndarray | None = None
+    correction: light.Correction | None = None
 
     @property
-    def balanced(self) -> bool:
-        """The image is white-balanced, not as taken."""
-        return self.gains is not None
+    def as_taken(self) -> bool:
+        """The image has the photo's colours as taken, not corrected."""
+        return self.correction is None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -58,15 +58,13 @@ class Photo:
             return self
         t0 = time.perf_counter()
         image = decode_photo(self.data, config)
-        image = light.balanced(image, self.gains) if self.balanced else image
+        image = image if self.as_taken else self.correction(image)
         return Photo(image, 1, None, self.decode_ms + (time.perf_counter() - t0) * 1000,
-                     self.gains)
+                     self.correction)
 
-    def white_balanced(self, gains: np.ndarray) -> Photo:
-        """The photo with the colour of its light taken out by colour ``gains`` (3,) (see
-        ``light.grey_world_gains``)."""
-        return Photo(light.balanced(self.image, gains), self.scale, self.data, self.decode_ms,
-                     gains)
+    def corrected(self, correction: light.Correction) -> Photo:
+        """The photo with its colours corrected (see ``light.Correction``)."""
+        return Photo(correction(self.image), self.scale, self.data, self.decode_ms, correction)
 
     def jpeg(self, quality: int = 88) -> bytes:
         """The photo as a JPEG file, as decoded (for keeping it)."""

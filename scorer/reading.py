@@ -686,89 +686,98 @@ class PhotoReader:
         With ``first_sight``, a photo whose estimates show no city before any centring is
         refused at once (a table photo seen whole: its cities are looked for closer instead).
 
-        A reading with doubtful cells is read again from the photo white-balanced
-        (``_balancing_gains``): under a warm lamp the tiles' colours lie where the classifier
-        never saw them, and on a busy cloth the city's outline can be lost. The balanced
-        reading is kept, with the photo as taken, when it is clearly surer
-        (``config.balanced_min_gain``, see ``_sureness``) and lies in the same place (its
-        centre inside the first reading's outline).
+        A reading with doubtful cells is read again from the photo with its colours corrected
+        (``_correction``): under a warm lamp, or in a printing with other inks, the tiles'
+        colours lie where the classifier never saw them, and on a busy cloth the city's
+        outline can be lost. The corrected reading is kept, with the photo as taken, when it
+        is clearly surer (``config.balanced_min_gain``, see ``_sureness``) and lies in the
+        same place (its centre inside the first reading's outline).
         """
         photo = photo if isinstance(photo, Photo) else Photo(photo)
         t0 = time.perf_counter()
         reading = self._read_as_lit(photo, corners, centred, first_sight)
         if not reading.uncertain():
             return reading
-        # balanced, the search may also find corners that the first reading missed: it is
-        # run even when the city read first reads no surer balanced where it lies
-        gains, _ = self._balancing_gains(reading)
+        # corrected, the search may also find corners that the first reading missed: it is
+        # run even when the city read first reads no surer corrected where it lies
+        correction, _ = self._correction(reading)
         try:
-            balanced = self._read_as_lit(photo.white_balanced(gains), corners, centred, first_sight)
+            corrected = self._read_as_lit(photo.corrected(correction), corners, centred,
+                                          first_sight)
         except GridNotFound:
             return reading
-        kept = self._surer_balanced(reading, balanced, photo)
+        kept = self._surer_corrected(reading, corrected, photo)
         kept.timing_ms["total"] = photo.decode_ms + (time.perf_counter() - t0) * 1000
         return kept
 
-    def balanced_city(self, reading: Reading) -> Reading:
+    def corrected_city(self, reading: Reading) -> Reading:
         """One city of a table photo (``reading``), when doubtful, read again where it lies
-        in the photo white-balanced (``_balancing_gains``); kept as ``read`` keeps a single
-        photo's balanced reading, else ``reading``."""
+        in the photo with its colours corrected (``_correction``); kept as ``read`` keeps a
+        single photo's corrected reading, else ``reading``."""
         if not reading.uncertain():
             return reading
-        gains, surer = self._balancing_gains(reading)
+        correction, surer = self._correction(reading)
         if not surer:  # read again where it lies only: no surer there, no surer at all
             return reading
-        photo = reading.photo.white_balanced(gains)
+        photo = reading.photo.corrected(correction)
         quad = geometry.rescale(reading.corners, 1 / photo.scale)
-        balanced = self.reading_of(self.centre_on_tiles(photo.image, self.look(photo.image, quad)),
-                                   photo)
-        kept = self._surer_balanced(reading, balanced, reading.photo)
+        corrected = self.reading_of(
+            self.centre_on_tiles(photo.image, self.look(photo.image, quad)), photo)
+        kept = self._surer_corrected(reading, corrected, reading.photo)
         kept.timing_ms = reading.timing_ms
         return kept
 
-    def _surer_balanced(self, reading: Reading, balanced: Reading, photo: Photo) -> Reading:
-        """The ``balanced`` reading of a ``photo`` (as taken) when it is clearly surer than
+    def _surer_corrected(self, reading: Reading, corrected: Reading, photo: Photo) -> Reading:
+        """The ``corrected`` reading of a ``photo`` (as taken) when it is clearly surer than
         its ``reading`` as taken (``config.balanced_min_gain``) and lies in the same place,
         with the photo as taken; else ``reading``."""
-        # the light changes the tiles' colours, not where the city lies: a balanced reading
-        # elsewhere is the search ending on a block of the cloth
-        if not search.inside(balanced.corners.mean(0), reading.corners):
+        # the colours change, not where the city lies: a corrected reading elsewhere is the
+        # search ending on a block of the cloth
+        if not search.inside(corrected.corners.mean(0), reading.corners):
             return reading
 
         def clearly_surer(other: Reading) -> bool:
             return _sureness(other) - _sureness(reading) >= self.config.balanced_min_gain
 
-        if self.adaptation is None and not clearly_surer(balanced):
+        if self.adaptation is None and not clearly_surer(corrected):
             return reading  # (no cells to read as taken for a reading not kept)
-        taken = photo if balanced.photo.scale == photo.scale else photo.at_full_size(self.config)
+        taken = photo if corrected.photo.scale == photo.scale else photo.at_full_size(self.config)
         # what is learned from its cells is their look as taken, as every photo is read first
-        as_taken = self.looks(taken.image, [geometry.rescale(balanced.corners, 1 / taken.scale)],
+        as_taken = self.looks(taken.image, [geometry.rescale(corrected.corners, 1 / taken.scale)],
                               upright=True)[0]
         if self.adaptation is not None:
             # the players taught their tiles as taken: the look-alikes of each cell are
-            # found by its look as taken, the model's own answer from the balanced one
-            raw = self.classifier.predict(*self._crops([balanced.warped]))[0]
+            # found by its look as taken, the model's own answer from the corrected one
+            raw = self.classifier.predict(*self._crops([corrected.warped]))[0]
             probs = self.adaptation.adjust(raw, as_taken.cells.reshape(SIZE * SIZE, -1))
-            balanced = replace(balanced, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
-        if not clearly_surer(balanced):
+            corrected = replace(corrected, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
+        if not clearly_surer(corrected):
             return reading
-        balanced.photo, balanced.cells = taken, as_taken.cells
-        return balanced
+        corrected.photo, corrected.cells = taken, as_taken.cells
+        return corrected
 
-    def _balancing_gains(self, reading: Reading) -> tuple[np.ndarray, bool]:
-        """The colour gains (3,) that best take a lamp's colour out of the photo of a
-        ``reading``, and whether the city it found reads surer under them than as taken. Of
-        the gains that make grey on average the whole photo or the city's outline
+    def _correction(self, reading: Reading) -> tuple[light.Correction, bool]:
+        """The colour correction that best undoes a lamp's colour and a printing's inks in
+        the photo of a ``reading``, and whether the city it found reads surer so than as
+        taken. Of the gains that make grey on average the whole photo or the city's outline
         (``light.grey_world_gains``; neither suits every cloth and printing), those under
-        which that city reads surer."""
+        which that city reads surest; with every hue turned too (by one of
+        ``config.hue_turns``, the gains or none) when that reads clearly surer still
+        (``config.hue_turn_min_gain``): another printing's inks shift every tile's colours,
+        but on the printing the model knows a turn only fits the photo's noise."""
+        cfg = self.config
         image, scale = reading.photo.image, reading.photo.scale
         quad = geometry.rescale(reading.corners, 1 / scale)
-        candidates = [np.ones(3, np.float32), light.grey_world_gains(image),
-                      light.grey_world_gains(image, quad)]
-        warped = geometry.warp_city(image, quad, self.config)
-        read = self.read_cities_cells([light.balanced(warped, g) for g in candidates], upright=True)
+        gains = [np.ones(3, np.float32), light.grey_world_gains(image),
+                 light.grey_world_gains(image, quad)]
+        candidates = [light.Correction(g, turn) for turn in (0, *cfg.hue_turns) for g in gains]
+        warped = geometry.warp_city(image, quad, cfg)
+        read = self.read_cities_cells([correct(warped) for correct in candidates], upright=True)
         sure = [self._log_sureness(probs).sum() for _, _, probs, _ in read]
-        best = 1 + int(np.argmax(sure[1:]))
+        best = 1 + int(np.argmax(sure[1:len(gains)]))  # (the first: as taken)
+        turned = len(gains) + int(np.argmax(sure[len(gains):])) if cfg.hue_turns else best
+        if sure[turned] - sure[best] >= cfg.hue_turn_min_gain:
+            best = turned
         return candidates[best], bool(sure[best] > sure[0])
 
     def _read_as_lit(self, photo: Photo, corners: np.ndarray | None = None,

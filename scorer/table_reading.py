@@ -157,7 +157,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     for look in found:
         reading = reader.reading_of(reader.centre_on_tiles(seen.image, look), seen)
         if SIZE * SIZE - len(reading.uncertain()) >= cfg.min_sure_cells:
-            readings.append(reader.balanced_city(reading))  # (a refusal is not retried)
+            readings.append(reader.corrected_city(reading))  # (a refusal is not retried)
         else:  # a tiled table top, say: tile-like cells, none that reads as a building
             unread.append(_Seen(look.quad, "could not be made out (no building on it reads surely)"))
     if not readings:

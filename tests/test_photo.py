@@ -65,12 +65,12 @@ def test_a_photo_white_balanced_stays_balanced_at_full_size():
     full size decoded later; the photo as taken is left as it was."""
     config = dataclasses.replace(DEFAULT, reduced_decode_pixels=1_000_000)
     photo = open_photo(jpeg((1600, 1200)), config)
-    balanced = photo.white_balanced(light.grey_world_gains(photo.image))
-    assert balanced.balanced and not photo.balanced
+    balanced = photo.corrected(light.Correction(light.grey_world_gains(photo.image)))
+    assert not balanced.as_taken and photo.as_taken
     assert np.ptp(photo.image.reshape(-1, 3).mean(0)) > 100  # (200, 120, 40): orange
     for image in (balanced.image, balanced.at_full_size(config).image):
         assert np.ptp(image.reshape(-1, 3).mean(0)) < 3
-    assert balanced.at_full_size(config).balanced and balanced.size == photo.size
+    assert not balanced.at_full_size(config).as_taken and balanced.size == photo.size
 
 
 def test_a_city_s_own_grey_balance_ignores_the_cloth_around_it():

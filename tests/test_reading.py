@@ -283,7 +283,7 @@ def test_a_city_under_a_warm_lamp_is_read_white_balanced(reader, seed, family, t
     image, want = independent_photo(seed, family, tier, art=art)
     reading = reader.read(image)
     assert reading.grid == want["grid"]
-    assert not reading.photo.balanced and reading.photo.image is image
+    assert reading.photo.as_taken and reading.photo.image is image
     assert corner_error(reading.corners, np.float32(want["corners"])) < 0.25
 
 

@@ -59,8 +59,12 @@ class VisionConfig:
     min_sure_cells: int = 3  # a city read with fewer cells read surely (see low_confidence),
     # some unlike tiles, is no city: a patterned or tiled table top, "tiles" of no building
     balanced_min_gain: float = 1.0  # a doubtful reading is replaced by the photo's reading
-    # white-balanced when that is surer by this much (sum of cells' log confidence; a hair
-    # surer is noise) and lies in the same place
+    # with its colours corrected when that is surer by this much (sum of cells' log
+    # confidence; a hair surer is noise) and lies in the same place
+    hue_turns: tuple[float, ...] = (-15, 15, -30, 30, -45, 45, -60, 60)  # ... the light's
+    # corrections tried with every hue turned so many degrees too (another printing's inks),
+    hue_turn_min_gain: float = 0.5  # ... and a turn taken when it reads this much surer than
+    # the light's correction alone (on the model's own printing a turn fits noise: < 0.1)
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
     # whole-table photos (scorer.table_reading): several cities in one photo
     one_city_share: float = 0.1  # the whole photo's finder view shows one region this large

@@ -1,9 +1,30 @@
-"""The colour of a photo's light, taken out: what a warm lamp does to the tiles, undone."""
+"""A photo's colours corrected: what a warm lamp does to the tiles, and what a printing with
+other inks does to them, undone."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What a reading undoes of a photo's colours: ``gains`` (3,) on its colour channels
+    (the colour of the light, see ``grey_world_gains``), then every hue turned by
+    ``hue_turn`` degrees (a printing whose inks differ from those the classifier learned:
+    its orange taverns read as the yellow shops of the printing the model knows)."""
+
+    gains: np.ndarray
+    hue_turn: float = 0.0
+
+    def __call__(self, image: np.ndarray) -> np.ndarray:
+        """``image`` (H, W, 3) uint8 RGB corrected."""
+        return turned_hue(balanced(image, self.gains), self.hue_turn)
+
+
+AS_TAKEN = Correction(np.ones(3, np.float32))
 
 
 def grey_world_gains(image: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
@@ -37,3 +58,14 @@ def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
     on a 12 MP photo)."""
     levels = np.arange(256, dtype=np.float32)[:, None] * np.asarray(gains, np.float32)
     return cv2.LUT(image, np.clip(levels, 0, 255).astype(np.uint8)[:, None, :])
+
+
+def turned_hue(image: np.ndarray, degrees: float) -> np.ndarray:
+    """``image`` (H, W, 3) uint8 RGB with every colour's hue turned by ``degrees`` (to the
+    nearest 2, OpenCV's hue step), its lightness and saturation kept."""
+    step = int(round(degrees / 2)) % 180
+    if not step:
+        return image
+    hue, saturation, value = cv2.split(cv2.cvtColor(image, cv2.COLOR_RGB2HSV))
+    turn = ((np.arange(256) + step) % 180).astype(np.uint8)  # OpenCV's hues run 0..179
+    return cv2.cvtColor(cv2.merge([cv2.LUT(hue, turn), saturation, value]), cv2.COLOR_HSV2RGB)
