@@ -690,7 +690,7 @@ class PhotoReader:
         (``_correction``): under a warm lamp, or in a printing with other inks, the tiles'
         colours lie where the classifier never saw them, and on a busy cloth the city's
         outline can be lost. The corrected reading is kept, with the photo as taken, when it
-        is clearly surer (``config.balanced_min_gain``, see ``_sureness``) and lies in the
+        is clearly surer (``config.corrected_min_gain``, see ``_sureness``) and lies in the
         same place (its centre inside the first reading's outline).
         """
         photo = photo if isinstance(photo, Photo) else Photo(photo)
@@ -729,7 +729,7 @@ class PhotoReader:
 
     def _surer_corrected(self, reading: Reading, corrected: Reading, photo: Photo) -> Reading:
         """The ``corrected`` reading of a ``photo`` (as taken) when it is clearly surer than
-        its ``reading`` as taken (``config.balanced_min_gain``) and lies in the same place,
+        its ``reading`` as taken (``config.corrected_min_gain``) and lies in the same place,
         with the photo as taken; else ``reading``."""
         # the colours change, not where the city lies: a corrected reading elsewhere is the
         # search ending on a block of the cloth
@@ -737,7 +737,7 @@ class PhotoReader:
             return reading
 
         def clearly_surer(other: Reading) -> bool:
-            return _sureness(other) - _sureness(reading) >= self.config.balanced_min_gain
+            return _sureness(other) - _sureness(reading) >= self.config.corrected_min_gain
 
         if self.adaptation is None and not clearly_surer(corrected):
             return reading  # (no cells to read as taken for a reading not kept)

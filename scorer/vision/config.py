@@ -58,7 +58,7 @@ class VisionConfig:
     # centred on its tiles (a table photo's region; a single photo's middle square)
     min_sure_cells: int = 3  # a city read with fewer cells read surely (see low_confidence),
     # some unlike tiles, is no city: a patterned or tiled table top, "tiles" of no building
-    balanced_min_gain: float = 1.0  # a doubtful reading is replaced by the photo's reading
+    corrected_min_gain: float = 1.0  # a doubtful reading is replaced by the photo's reading
     # with its colours corrected when that is surer by this much (sum of cells' log
     # confidence; a hair surer is noise) and lies in the same place
     hue_turns: tuple[float, ...] = (-15, 15, -30, 30, -45, 45, -60, 60)  # ... the light's

@@ -24,9 +24,6 @@ class Correction:
         return turned_hue(balanced(image, self.gains), self.hue_turn)
 
 
-AS_TAKEN = Correction(np.ones(3, np.float32))
-
-
 def grey_world_gains(image: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
     """Gains (3,) float32 that give the three colour channels of ``image`` (H, W, 3) uint8
     the same mean: over the whole photo, or over ``region`` (4, 2), a city's outline in the
