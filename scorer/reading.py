@@ -770,9 +770,12 @@ class PhotoReader:
         quad = geometry.rescale(reading.corners, 1 / scale)
         gains = [np.ones(3, np.float32), light.grey_world_gains(image),
                  light.grey_world_gains(image, quad)]
-        candidates = [light.Correction(g, turn) for turn in (0, *cfg.hue_turns) for g in gains]
+        turns = (0, *cfg.hue_turns)
+        candidates = [light.Correction(g, turn) for turn in turns for g in gains]
         warped = geometry.warp_city(image, quad, cfg)
-        read = self.read_cities_cells([correct(warped) for correct in candidates], upright=True)
+        looks = [light.turned_hues(light.balanced(warped, g), turns) for g in gains]
+        read = self.read_cities_cells([looks[j][i] for i in range(len(turns))
+                                       for j in range(len(gains))], upright=True)
         sure = [self._log_sureness(probs).sum() for _, _, probs, _ in read]
         best = 1 + int(np.argmax(sure[1:len(gains)]))  # (the first: as taken)
         turned = len(gains) + int(np.argmax(sure[len(gains):])) if cfg.hue_turns else best

@@ -5,6 +5,7 @@ undone ones do not, wrong taps are refused, forgetting restores the shipped mode
 degrees): the shipped model misreads most of its cells, as it would a copy it never saw.
 """
 
+import dataclasses
 import io
 import json
 import zipfile
@@ -148,7 +149,9 @@ def test_a_printing_with_turned_inks_is_read_without_learning(reader):
     """Inks turned 60 degrees of hue (the shipped model reads such a printing's shops and
     taverns as other buildings): the reader tries the photo's hues turned back and reads it
     exactly, and keeps the photo and its cells' features as taken (what learning needs)."""
+    unturned = PhotoReader(config=dataclasses.replace(reader.config, hue_turns=()))
     for case in ("easy-00", "easy-02"):
+        assert unturned.read_photo(turned_inks(case)).grid != truth(case)["grid"]
         reading = reader.read_photo(turned_inks(case))
         assert reading.grid == truth(case)["grid"] and reading.photo.as_taken
         as_taken = reader.read_cities_cells([geometry.warp_city(

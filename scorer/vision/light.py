@@ -60,9 +60,16 @@ def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
 def turned_hue(image: np.ndarray, degrees: float) -> np.ndarray:
     """``image`` (H, W, 3) uint8 RGB with every colour's hue turned by ``degrees`` (to the
     nearest 2, OpenCV's hue step), its lightness and saturation kept."""
-    step = int(round(degrees / 2)) % 180
-    if not step:
-        return image
+    return turned_hues(image, [degrees])[0]
+
+
+def turned_hues(image: np.ndarray, turns) -> list[np.ndarray]:
+    """``turned_hue`` of ``image`` by each of ``turns`` (degrees), converted to hues once."""
+    steps = [int(round(degrees / 2)) % 180 for degrees in turns]
+    if not any(steps):
+        return [image for _ in steps]
     hue, saturation, value = cv2.split(cv2.cvtColor(image, cv2.COLOR_RGB2HSV))
-    turn = ((np.arange(256) + step) % 180).astype(np.uint8)  # OpenCV's hues run 0..179
-    return cv2.cvtColor(cv2.merge([cv2.LUT(hue, turn), saturation, value]), cv2.COLOR_HSV2RGB)
+    shades = np.arange(256)
+    return [image if not step else cv2.cvtColor(cv2.merge(
+        [cv2.LUT(hue, ((shades + step) % 180).astype(np.uint8)), saturation, value]),
+        cv2.COLOR_HSV2RGB) for step in steps]  # (OpenCV's hues run 0..179)
