@@ -22,7 +22,7 @@ with PhotoReader().read_all and prints, per count and per tier:
 - around %: ... found in the truth's order around the table, from whichever city (when the
   first seat is a near tie, the player rotates the seats with one tap on the table page),
 - rule %: photos whose seating the reader's rule (``search.seating``) gets right from the
-  true centres of the complete cities: what "seated" would be were every city found where it
+  true corners of the complete cities: what "seated" would be were every city found where it
   lies (the rule estimates the table's middle from the cities; the truth knows it),
 - smallest tile px of the photos.
 
@@ -129,7 +129,7 @@ def measure(job: dict) -> dict:
     sides = [np.linalg.norm(np.subtract(c["corners"][1], c["corners"][0])) / 4 for c in complete]
     whole = [i for i, c in enumerate(truth["cities"]) if c["complete"]]
     rule = [whole[i] for i in search.seating(np.array(
-        [np.mean(truth["cities"][i]["corners"], 0) for i in whole]))] == order
+        [truth["cities"][i]["corners"] for i in whole]))] == order
     return dict(job, complete=len(complete), cut=len(cut), found=len(set(matched)),
                 cut_read=cut_read, false=false, false_cut=false_cut, cut_said=cut_said, exact=exact,
                 exact_true=exact_true,

