@@ -488,13 +488,10 @@ class PhotoReader:
         """A look framed again when several of its cells do not look like tiles.
 
         A busy cloth can pull a side of the city's outline a cell in or out, or the whole
-        outline a cell aside, and then some cells show cloth or half of two tiles; on a
-        steeply tilted photo the outline's perspective can be wrong, a side a cell too short
-        or too long. Each round tries every side moved in or out and the whole outline
-        shifted (``config.reframe_moves`` cells), turned (``config.reframe_turns``), and each
-        side shortened or lengthened (``config.reframe_keystones``), all read in one batch
-        from one warp of the city with a wide margin, and keeps the best while the city
-        reads more surely.
+        outline a cell aside, and then some cells show cloth or half of two tiles. Each round
+        tries every side moved in or out and the whole outline shifted
+        (``config.reframe_moves`` cells), all read in one batch from one warp of the city
+        with a wide margin, and keeps the best while the city reads more surely.
         """
         cfg = self.config
         cells = geometry.square(0, SIZE)
@@ -505,13 +502,6 @@ class PhotoReader:
                                         ([0, 1, 2, 3], 1, 1)):
                 framing = cells.copy()  # a side moved out by ``move``, or all shifted
                 framing[corners, axis] += sign * move
-                framings.append(framing)
-        for move in cfg.reframe_keystones:  # a side shortened at both ends (or lengthened)
-            for (a, b), axis in (([0, 1], 0), ([1, 2], 1), ([2, 3], 0), ([3, 0], 1)):
-                framing = cells.copy()
-                inward = np.sign(framing[b, axis] - framing[a, axis])  # from a towards b
-                framing[a, axis] += inward * move
-                framing[b, axis] -= inward * move
                 framings.append(framing)
         for degrees in cfg.reframe_turns:
             for turn in (np.radians(degrees), -np.radians(degrees)):
