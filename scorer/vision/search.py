@@ -232,8 +232,7 @@ def table_middle(quads: np.ndarray, rounds: int = 3) -> np.ndarray:
         jacobian = np.vstack([towards - towards.mean(0), normals])
         residual = np.concatenate([distance - distance.mean(), (normals * offset).sum(1)])
         middle = middle - np.linalg.lstsq(jacobian, residual, rcond=None)[0]
-    spread = np.abs(centres - centres.mean(0)).max()
-    return middle if np.linalg.norm(middle - centres.mean(0)) <= 2 * spread else start
+    return start if _far_off(middle, centres) else middle
 
 
 def _facing_normals(quads: np.ndarray, towards: np.ndarray) -> np.ndarray:
@@ -256,10 +255,16 @@ def _circle_middle(centres: np.ndarray) -> np.ndarray:
     x, y = (centres - mean).T
     design = np.c_[2 * x, 2 * y, np.ones(len(x))]
     (cx, cy, _), *_, singular = np.linalg.lstsq(design, x * x + y * y, rcond=None)
-    spread = np.abs(centres - mean).max()
-    if singular.min() < 1e-6 * singular.max() or np.hypot(cx, cy) > 2 * spread:
+    if singular.min() < 1e-6 * singular.max() or _far_off(mean + (cx, cy), centres):
         return mean
     return mean + (cx, cy)
+
+
+def _far_off(middle: np.ndarray, centres: np.ndarray) -> bool:
+    """Whether a table's middle (2,) lies further from the cities' centres (N, 2) than
+    they spread twice over: a fit that ran off (cities nearly in a line, say)."""
+    spread = np.abs(centres - centres.mean(0)).max()
+    return bool(np.linalg.norm(middle - centres.mean(0)) > 2 * spread)
 
 
 def side_of(quad: np.ndarray, image_size: tuple[int, int]) -> str:
