@@ -48,6 +48,30 @@ def test_corners_tapped_a_quarter_cell_off_are_centred_on_the_tiles(reader):
     assert reading.grid == truth(case)["grid"]
 
 
+def _keystoned(corners: np.ndarray, side: str) -> np.ndarray:
+    """Upright corners (4, 2) with the wrong perspective: the ``side`` ("top" or "left") a
+    cell shorter, the opposite side a cell longer, half a cell at each end."""
+    c = np.asarray(corners, float)
+    if side == "top":
+        top, bottom = (c[1] - c[0]) / 4, (c[2] - c[3]) / 4
+        return np.array([c[0] + top / 2, c[1] - top / 2, c[2] + bottom / 2, c[3] - bottom / 2])
+    left, right = (c[3] - c[0]) / 4, (c[2] - c[1]) / 4
+    return np.array([c[0] + left / 2, c[1] - right / 2, c[2] + right / 2, c[3] - left / 2])
+
+
+@pytest.mark.parametrize("case, side", [("easy-03", "left"), ("hard-02", "top")])
+def test_corners_with_the_wrong_perspective_are_framed_onto_the_tiles(reader, case, side):
+    """A steep tilt can leave an outline (or a player's taps) with the wrong perspective,
+    one side a cell short and the other a cell long: the cells a cell in from the long side
+    then show halves of two tiles, and no shift of the outline fits. Framing it again tries
+    each side shortened and lengthened."""
+    corners = np.array(truth(case)["corners"])
+    reading = reader.read(read_photo(str(photo(case))), corners=_keystoned(corners, side))
+    assert reading.grid == truth(case)["grid"]
+    cell = np.linalg.norm(corners[1] - corners[0]) / 4
+    assert np.abs(reading.corners - corners).max() < 0.25 * cell
+
+
 def test_empty_table_says_what_to_try(reader):
     with pytest.raises(GridNotFound, match="no city found in the photo; try again closer, with less tilt"):
         reader.read_file(str(EMPTY_TABLE))

@@ -36,6 +36,9 @@ class VisionConfig:
     # many cells ...
     reframe_turns: tuple[float, ...] = (15, 30, 45)  # ... or the outline turned this many
     # degrees either way, as it is or shrunk to fit inside itself,
+    reframe_keystones: tuple[float, ...] = (-0.5, 0.5)  # ... or a side shortened this many
+    # cells at each end (lengthened when < 0): the outline's perspective, as a steep tilt
+    # can leave it,
     reframe_rounds: int = 4  # at most this many times, while the city reads more surely
     lattice_scales: tuple[float, ...] = (1, 2, 0.5)  # a city still doubtful is looked for
     # on its outline's lattice, its cells this many times the outline's, ...
