@@ -210,7 +210,8 @@ def speed(families: list[str], seed: int) -> list[dict]:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=4, help="photos per count x tier")
+    parser.add_argument("--tables", type=int, default=4,
+                        help="photos per count x tier (0: only the 12 MP photos' speed)")
     parser.add_argument("--seed", type=int, default=901)
     parser.add_argument("--size", default="2000x1500")
     parser.add_argument("--workers", type=int, default=1)
@@ -230,16 +231,18 @@ def main(argv=None) -> None:
     print(f"Whole-table photos (bench/independent_tables.py), seed {args.seed}: {len(todo)} "
           f"photos of {COUNTS[0]}-{COUNTS[-1]} cities, {size[0]}x{size[1]}, tiles >= 40 px; "
           f"families rotate over {len(FAMILIES)}; every third photo printed tiles", flush=True)
-    t0 = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(args.workers, _start) as pool:
-        results = sorted(pool.imap_unordered(measure, todo), key=lambda r: r["index"])
-    by_count = {f"{n} cities": summarise([r for r in results if r["cities"] == n])
-                for n in COUNTS}
-    by_tier = {t: summarise([r for r in results if r["tier"] == t]) for t in TIERS}
-    by_tier["all"] = summarise(results)
-    print(table("by number of cities", by_count))
-    print(table("by tier", by_tier))
-    print(f"\n{len(results)} photos in {time.perf_counter() - t0:.0f} s")
+    by_count, by_tier, results = {}, {}, []
+    if todo:  # (--tables 0: the 12 MP photos' speed alone)
+        t0 = time.perf_counter()
+        with multiprocessing.get_context("fork").Pool(args.workers, _start) as pool:
+            results = sorted(pool.imap_unordered(measure, todo), key=lambda r: r["index"])
+        by_count = {f"{n} cities": summarise([r for r in results if r["cities"] == n])
+                    for n in COUNTS}
+        by_tier = {t: summarise([r for r in results if r["tier"] == t]) for t in TIERS}
+        by_tier["all"] = summarise(results)
+        print(table("by number of cities", by_count))
+        print(table("by tier", by_tier))
+        print(f"\n{len(results)} photos in {time.perf_counter() - t0:.0f} s")
     timed = speed(families, args.seed * 7) if families else []
     if args.json:
         args.json.write_text(json.dumps({"by_count": by_count, "by_tier": by_tier,
