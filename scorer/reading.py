@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Iterator
@@ -502,27 +503,7 @@ class PhotoReader:
         """
         cfg = self.config
         cells = geometry.square(0, SIZE)
-        framings = [cells]
-        for move in cfg.reframe_moves:
-            for corners, axis, sign in (([0, 1], 1, -1), ([1, 2], 0, 1), ([2, 3], 1, 1),
-                                        ([0, 3], 0, -1), ([0, 1, 2, 3], 0, 1),
-                                        ([0, 1, 2, 3], 1, 1)):
-                framing = cells.copy()  # a side moved out by ``move``, or all shifted
-                framing[corners, axis] += sign * move
-                framings.append(framing)
-        for degrees in cfg.reframe_turns:
-            for turn in (np.radians(degrees), -np.radians(degrees)):
-                turned = geometry.turned(cells - SIZE / 2, turn, (0, 0))  # about the middle
-                fit = 1 / (abs(np.cos(turn)) + abs(np.sin(turn)))  # inside the outline
-                framings += [np.float32(turned * k + SIZE / 2) for k in (1, fit)]
-        perspectives = len(framings)  # the framings from here on change the perspective
-        for move in cfg.reframe_keystones:  # a side shortened at both ends (or lengthened)
-            for (a, b), axis in (([0, 1], 0), ([1, 2], 1), ([2, 3], 0), ([3, 0], 1)):
-                framing = cells.copy()
-                inward = np.sign(framing[b, axis] - framing[a, axis])  # from a towards b
-                framing[a, axis] += inward * move
-                framing[b, axis] -= inward * move
-                framings.append(framing)
+        framings, perspectives = _framings(cfg)
         reach = max(abs(m) for m in cfg.reframe_moves) + 2 * cfg.tile_margin  # in cells
         side, offset = round((SIZE + 2 * reach) * cfg.cell_px), reach * cfg.cell_px
         best = look
@@ -974,6 +955,36 @@ class PhotoReader:
     def _reads_surely(self, look: _Look) -> bool:
         """Every cell of the look reads at least ``low_confidence`` surely."""
         return bool((self.sureness(look.probs) >= self.config.low_confidence).all())
+
+
+@functools.lru_cache(maxsize=4)
+def _framings(config: VisionConfig) -> tuple[tuple[np.ndarray, ...], int]:
+    """The framings that ``PhotoReader._reframed`` tries, each the corners (4, 2) of the
+    city's 4x4 cells in the cells of its outline as it is (the first, unchanged), and the
+    index from which they change its perspective. Made once per config."""
+    cells = geometry.square(0, SIZE)
+    framings = [cells]
+    for move in config.reframe_moves:
+        for corners, axis, sign in (([0, 1], 1, -1), ([1, 2], 0, 1), ([2, 3], 1, 1),
+                                    ([0, 3], 0, -1), ([0, 1, 2, 3], 0, 1),
+                                    ([0, 1, 2, 3], 1, 1)):
+            framing = cells.copy()  # a side moved out by ``move``, or all shifted
+            framing[corners, axis] += sign * move
+            framings.append(framing)
+    for degrees in config.reframe_turns:
+        for turn in (np.radians(degrees), -np.radians(degrees)):
+            turned = geometry.turned(cells - SIZE / 2, turn, (0, 0))  # about the middle
+            fit = 1 / (abs(np.cos(turn)) + abs(np.sin(turn)))  # inside the outline
+            framings += [np.float32(turned * k + SIZE / 2) for k in (1, fit)]
+    perspectives = len(framings)  # the framings from here on change the perspective
+    for move in config.reframe_keystones:  # a side shortened at both ends (or lengthened)
+        for (a, b), axis in (([0, 1], 0), ([1, 2], 1), ([2, 3], 0), ([3, 0], 1)):
+            framing = cells.copy()
+            inward = np.sign(framing[b, axis] - framing[a, axis])  # from a towards b
+            framing[a, axis] += inward * move
+            framing[b, axis] -= inward * move
+            framings.append(framing)
+    return tuple(framings), perspectives
 
 
 def _sureness(reading: Reading) -> float:
