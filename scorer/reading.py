@@ -139,18 +139,20 @@ class PhotoReader:
         its windows lie (see ``table_reading._read_around``).
         """
         factor, small = geometry.work_copy(image, self.config)  # every look works on one
-        tried = []  # shrunk copy
+        tried, seen = [], {}  # shrunk copy
         for quad, max_shift in self._hypotheses(small, aimed):
-            quad = self._squared_up(small, quad, max_shift)
+            quad = self._squared_up(small, quad, max_shift, seen)
             if all(np.abs(quad - t).max() > 0.5 for t in tried):
                 tried.append(quad)
                 yield geometry.rescale(quad, factor)
 
-    def _squared_up(self, image: np.ndarray, quad: np.ndarray, max_shift: float) -> np.ndarray:
+    def _squared_up(self, image: np.ndarray, quad: np.ndarray, max_shift: float,
+                    seen: dict | None = None) -> np.ndarray:
         """An estimate (4, 2) centred on the tiles by the finder's looks at it warped square
-        (``config.rectified_looks``), each moving it at most ``max_shift`` cells."""
+        (``config.rectified_looks``), each moving it at most ``max_shift`` cells (``seen``:
+        see ``rectified_looks``)."""
         for _ in range(self.config.rectified_looks):
-            quad = self._rectified_look(image, quad, max_shift)
+            quad = self._rectified_look(image, quad, max_shift, seen)
         return quad
 
     def _nearer_the_middle(self, image: np.ndarray, look: _Look) -> _Look | None:
@@ -311,28 +313,40 @@ class PhotoReader:
         masks = self.finder.predict(np.stack(views)) > cfg.finder_threshold
         return [geometry.quads_from_mask(m, min_area, cfg.finder_regions) for m in masks]
 
-    def _rectified_look(self, image: np.ndarray, quad: np.ndarray, max_shift: float) -> np.ndarray:
+    def _rectified_look(self, image: np.ndarray, quad: np.ndarray, max_shift: float,
+                        seen: dict | None = None) -> np.ndarray:
         """Refine corners on a view where the current quad is warped to a centred square.
 
         A corner may move by at most ``max_shift`` cells, else the quad is kept.
         """
-        return self.rectified_looks(image, [quad], max_shift)[0]
+        return self.rectified_looks(image, [quad], max_shift, seen)[0]
 
-    def rectified_looks(self, image: np.ndarray, quads: list[np.ndarray],
-                        max_shift: float) -> list[np.ndarray]:
-        """``_rectified_look`` at several quads, the finder running once for all of them."""
-        size = self.config.finder_px
-        offset = size * (1 - 1 / self.config.refine_expand) / 2
-        target = geometry.square(offset, size - 2 * offset)
-        views = [geometry.warp_quad(image, q, target, size) for q in quads]
+    def rectified_looks(self, image: np.ndarray, quads: list[np.ndarray], max_shift: float,
+                        seen: dict | None = None) -> list[np.ndarray]:
+        """``_rectified_look`` at several quads, the finder running once for all of them.
+        ``seen`` (quad's bytes -> what the finder found there) spares looking at a quad
+        again: an estimate is squared up with several ``max_shift`` from the same quad."""
+        seen = {} if seen is None else seen
+        new = {}
+        for quad in quads:
+            new.setdefault(np.float32(quad).tobytes(), np.float32(quad))
+        new = {key: quad for key, quad in new.items() if key not in seen}
+        if new:
+            size = self.config.finder_px
+            offset = size * (1 - 1 / self.config.refine_expand) / 2
+            target = geometry.square(offset, size - 2 * offset)
+            views = [geometry.warp_quad(image, q, target, size) for q in new.values()]
+            for (key, quad), found in zip(new.items(), self._segments(
+                    views, self.config.rectified_min_area), strict=True):
+                to_image = cv2.getPerspectiveTransform(target, quad)
+                seen[key] = geometry.order_clockwise(
+                    geometry.apply_matrix(found[0], to_image)) if found else None
         refined = []
-        for found, quad in zip(self._segments(views, self.config.rectified_min_area), quads,
-                               strict=True):
-            if not found:
+        for quad in quads:
+            better = seen[np.float32(quad).tobytes()]
+            if better is None:
                 refined.append(quad)
                 continue
-            to_image = cv2.getPerspectiveTransform(target, quad.astype(np.float32))
-            better = geometry.order_clockwise(geometry.apply_matrix(found[0], to_image))
             # keep the labelling of the corners: the one nearest the old top-left stays first
             start = int(np.argmin(np.linalg.norm(better - quad[0], axis=1)))
             better = np.roll(better, -start, axis=0)
@@ -394,7 +408,7 @@ class PhotoReader:
             turns = np.log(np.clip(read[1], 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
             ks = [int(k) for k in np.argmax(turns, axis=1)]
             probs, features = self._upright_buildings(warped, ks, read)
-        ups = [np.ascontiguousarray(np.rot90(w, -k)) for w, k in zip(warped, ks, strict=True)]
+        ups = [geometry.turned_back(w, k) for w, k in zip(warped, ks, strict=True)]
         return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
                  features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
                 for i, (k, up) in enumerate(zip(ks, ups, strict=True))]
@@ -409,7 +423,7 @@ class PhotoReader:
         turned = [i for i, k in enumerate(ks) if k]
         if turned:
             again, _, again_features = self._classify(
-                [np.ascontiguousarray(np.rot90(warped[i], -ks[i])) for i in turned])
+                [geometry.turned_back(warped[i], ks[i]) for i in turned])
             probs[turned] = again.reshape(len(turned), n, -1)
             features[turned] = again_features.reshape(len(turned), n, -1)
         return self._adapted(probs.reshape(len(warped) * n, -1),
@@ -570,7 +584,7 @@ class PhotoReader:
         if not k:
             return sure
         # a warp is square and its cells a square lattice: turned, each cell is one
-        probs, _, _ = self._classify([np.ascontiguousarray(np.rot90(v, -k)) for v in views], cells)
+        probs, _, _ = self._classify([geometry.turned_back(v, k) for v in views], cells)
         turned = self._log_sureness(probs).reshape(len(views), cells, cells)
         return np.concatenate([sure, np.rot90(turned, k, axes=(1, 2))])
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -431,12 +432,12 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
 
     Large windows first; the cities read at first sight among what they show give a city's
     size in this photo (failing that, the size most regions share); then windows sized to
-    hold one city whole, wherever it lies, look again. Regions standing out from the table
-    that hold no city read at first sight come last, read on their tiles' lattice (a city on
-    a cloth the finder never saw). ``padded`` is the photo shrunk
-    by ``factor``, padded by ``pad`` pixels of its mirror image; ``stands_out`` its spots
-    unlike the table around them (``search.standing_out``). Returns the photo to read
-    them in and (quad (4, 2) in its pixels, at_edge, a first look or None, placed: that look
+    hold one city whole, wherever it lies, look again (unless the first were as large).
+    Regions standing out from the table that hold no city read at first sight come last,
+    read on their tiles' lattice (a city on a cloth the finder never saw). ``padded`` is the
+    photo shrunk by ``factor``, padded by ``pad`` pixels of its mirror image; ``stands_out``
+    its spots unlike the table around them (``search.standing_out``). Returns the photo to
+    read them in and (quad (4, 2) in its pixels, at_edge, a first look or None, placed: that look
     is of a region standing out, put on its tiles' lattice) for each region.
     """
     cfg = reader.config
@@ -456,7 +457,8 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     if read:  # the size of the cities read at first sight, in ``small``'s pixels
         typical = float(np.median(read)) / scale
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
-    found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
+    if not _looked_over(window, [s * long_side for s in cfg.table_window_shares], cfg):
+        found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
                           typical)
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
@@ -464,40 +466,49 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
     area = float(np.median([search.area(q) for q in cities])) / scale ** 2 if cities else 0.0
     # (a city's, in ``small``'s pixels)
-    quick |= {id(c): _on_lattice(reader, seen.image, small, c.quad, to_image, area)
-              for c in standing}
+    lattices = [_lattice_of(reader, small, c.quad, to_image, area) for c in standing]
+    quick |= dict(zip([id(c) for c in standing], _likeliest_blocks(reader, seen.image, lattices),
+                      strict=True))
     standing = [c for c in standing if not _clutter(quick[id(c)], cfg)]
     return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c)), False) for c in found] + [
         (to_image(c.quad), c.at_edge, quick[id(c)], True) for c in standing]
 
 
-def _on_lattice(reader: PhotoReader, image: np.ndarray, small: np.ndarray, quad: np.ndarray,
-                to_image, city_area: float = 0.0):
-    """A region standing out from the table (quad (4, 2) in ``small``'s pixels), read on the
-    lattice of tiles near its outline (``vision.lattice``): the block found there, or when
-    some of its cells do not look like tiles, the best of it and those a cell away (the
-    most cells like tiles, then the surest: a row of busy cloth may look like tiles, but
-    does not read surely as buildings). Clutter (a mug, a card: hardly a cell like a tile)
-    is not looked at further. A region much larger than a city (``city_area``, in ``small``'s
-    pixels: a city and the table's edge beside it, say) is looked at as large as a city, and
-    all nine blocks are read: the city may lie off its middle."""
+def _lattice_of(reader: PhotoReader, small: np.ndarray, quad: np.ndarray, to_image,
+                city_area: float = 0.0) -> tuple[list[np.ndarray], Callable]:
+    """Where to read a region standing out from the table (quad (4, 2) in ``small``'s pixels)
+    on the lattice of tiles near its outline (``vision.lattice``), for ``_likeliest_blocks``:
+    the blocks (in the image's pixels, by ``to_image``) and when the first is enough. Its
+    block is enough when all its cells look like tiles; when some do not, the best of it and
+    those a cell away (the most cells like tiles, then the surest: a row of busy cloth may
+    look like tiles, but does not read surely as buildings). Clutter (a mug, a card: hardly a
+    cell like a tile) is not looked at further. A region much larger than a city
+    (``city_area``, in ``small``'s pixels: a city and the table's edge beside it, say) is
+    looked at as large as a city, and all nine blocks are read: the city may lie off its
+    middle."""
     cfg = reader.config
     larger = city_area and search.area(quad) >= cfg.table_pair_area * city_area
     if larger:
         quad = _city_square(small, quad, city_area)
     quads = [to_image(q) for q in lattice.blocks(small, quad, cfg)]
-    return _likeliest_block(reader, image, quads, lambda first: not first.not_tiles or (
-        _clutter(first, cfg) and not larger))
+    return quads, lambda first: not first.not_tiles or (_clutter(first, cfg) and not larger)
 
 
 def _likeliest_block(reader: PhotoReader, image: np.ndarray, blocks: list[np.ndarray], enough):
     """Of blocks on a lattice of tiles (quads (4, 2), the nearest the outline first): the
     first one's look when ``enough(look)`` says so, else ``_likeliest_city`` of all (the
     other eight are read only then)."""
-    first = reader.look(image, blocks[0])
-    if enough(first):
-        return first
-    return _likeliest_city(reader, [first, *reader.looks(image, blocks[1:])])
+    return _likeliest_blocks(reader, image, [(blocks, enough)])[0]
+
+
+def _likeliest_blocks(reader: PhotoReader, image: np.ndarray,
+                      lattices: list[tuple[list[np.ndarray], Callable]]) -> list:
+    """``_likeliest_block`` of several lattices (blocks, enough), the first blocks of all
+    read at once (the classifier's runs cost the same for one city as for a few)."""
+    firsts = reader.looks(image, [blocks[0] for blocks, _ in lattices]) if lattices else []
+    return [first if enough(first) else
+            _likeliest_city(reader, [first, *reader.looks(image, blocks[1:])])
+            for first, (blocks, enough) in zip(firsts, lattices, strict=True)]
 
 
 def _likeliest_city(reader: PhotoReader, looks: list):
@@ -546,6 +557,16 @@ def _look_over(reader: PhotoReader, padded: np.ndarray, pad: int,
                        strict=True)
     masks = reader.finder.predict(np.stack(views)) > cfg.finder_threshold
     return search.candidates(masks, boxes, list(backs), (w, h), pad, cfg)
+
+
+def _looked_over(window: float, sides: list[float], config) -> bool:
+    """Whether windows of one of these sides, looked over already, are as good as windows of
+    ``window`` pixels: about as large (``config.table_window_reuse``), and at least twice a
+    city's size (``window`` being ``table_window_cities`` times it), so that each city lies
+    whole in one of them as they overlap by half."""
+    city = window / config.table_window_cities
+    return any(2 * city <= side and abs(side - window) <= config.table_window_reuse * window
+               for side in sides)
 
 
 def _sharp_enough(photo: Photo, candidates: list[search.Candidate], typical: float | None,

@@ -112,3 +112,21 @@ def test_a_large_region_wholly_off_the_photo_warps_to_its_edge_pixels():
     corners = geometry.square(5000, 4000)
     view = geometry.warp_quad(image, corners, geometry.square(20, 384), 424)
     assert view.shape == (424, 424, 3) and (view == (10, 200, 30)).all()
+
+
+@pytest.mark.parametrize("shape", [(40, 40, 3), (30, 52, 3)])
+def test_a_view_turned_back_is_np_rot90_contiguous(shape):
+    image = np.random.default_rng(1).integers(0, 255, shape, np.uint8)
+    for k in range(-1, 5):
+        back = geometry.turned_back(image, k)
+        assert back.flags["C_CONTIGUOUS"]
+        assert np.array_equal(back, np.rot90(image, -k))
+
+
+def test_the_corners_where_fitted_sides_meet_are_np_cross():
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        first, second = (geometry._line(rng.random((6, 2)) * 100) for _ in range(2))
+        meet = geometry._meet(first, second)
+        assert meet.dtype == np.cross(first, second).dtype
+        assert np.array_equal(meet, np.cross(first, second))

@@ -316,6 +316,35 @@ def test_windows_cover_the_image_and_hold_a_city_whole_wherever_it_lies():
     assert max(np.diff(starts)) <= 125  # a city of 100 px fits whole in one of them
 
 
+def test_windows_sized_for_the_cities_are_not_looked_over_twice(reader, monkeypatch):
+    """Windows sized for the cities read at first sight (``table_window_cities`` times a
+    city) are looked over only when none of the first windows is as large (within 5 %) and
+    holds a city whole. Within 12 %, they are not as good: on a marble table of seed 901,
+    only windows of 440 px found one of its five cities, not those of 500."""
+    cfg = reader.config
+    first = [1000, 500, 250]
+    assert table_reading._looked_over(2.5 * 100, first, cfg)  # 250: looked over
+    assert table_reading._looked_over(2.5 * 105, first, cfg)  # 262: 250 is as good
+    assert table_reading._looked_over(2.5 * 195, first, cfg)  # 488: 500 is as good
+    assert not table_reading._looked_over(2.5 * 176, first, cfg)  # 440
+    assert not table_reading._looked_over(2.5 * 150, first, cfg)  # 375: neither is
+    sides = []
+    look_over = table_reading._look_over
+
+    def spy(reader, padded, pad, asked):
+        sides.append([round(side) for side in asked])
+        return look_over(reader, padded, pad, asked)
+
+    monkeypatch.setattr(table_reading, "_look_over", spy)
+    # (dev seed 903: 6 cities on light wood, each about a fifth of the long side)
+    jpeg, truth = independent_table(903101, 6, "light-wood", "medium")
+    every_complete_city_found(reader, jpeg, truth, 6)
+    assert sides == [first]  # the first windows held every city whole
+    sides.clear()
+    data, _ = table(4)  # windows of 427 px, the first 800, 400 and 200 (in the work copy)
+    assert len(read(reader, data).cities) == 4 and sides == [[800, 400, 200], [427]]
+
+
 def test_cli_reads_a_whole_table_in_seating_order(capsys, tmp_path):
     data, truth = table(4)
     path = tmp_path / "table.jpg"

@@ -79,6 +79,8 @@ class VisionConfig:
     # long side
     table_window_cities: float = 2.5  # then windows this many times a city's size (from the
     table_small_window: float = 0.15  # first look; without one, this share of the long side)
+    table_window_reuse: float = 0.05  # ... unless the first windows of a side this near
+    # theirs (a share of it) looked already
     table_pad: float = 0.12  # ... over the photo padded by its mirror image this much all round
     whole_shown: float = 0.97  # a region with less of it inside the photo is cut by its edge
     cut_min_shown: float = 0.25  # ... and one with less still is a mirror image: ignored

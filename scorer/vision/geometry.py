@@ -31,6 +31,13 @@ def _line(points: np.ndarray) -> np.ndarray:
     return np.array([vy, -vx, vx * y0 - vy * x0])  # a x + b y + c = 0
 
 
+def _meet(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Where two lines (a, b, c) meet, in homogeneous coordinates: their cross product,
+    as ``np.cross`` gives it (the same arithmetic, without its overhead on 3-vectors)."""
+    (a, b, c), (d, e, f) = first, second
+    return np.array([b * f - c * e, c * d - a * f, a * e - b * d])
+
+
 def quad_from_mask(mask: np.ndarray, min_area: float) -> np.ndarray | None:
     """The city's four corners from a binary mask, or None when no city-like region is found.
 
@@ -77,7 +84,7 @@ def _quad_of(contour: np.ndarray) -> np.ndarray:
         lines.append(_line(near) if len(near) >= 5 else _line(np.stack([a, b])))
     refined = []
     for k in range(4):
-        p = np.cross(lines[k - 1], lines[k])
+        p = _meet(lines[k - 1], lines[k])
         if abs(p[2]) < 1e-9:
             return corners
         refined.append(p[:2] / p[2])
@@ -182,6 +189,17 @@ def turned(points: np.ndarray, angle: float, about) -> np.ndarray:
     about = np.asarray(about, np.float64)
     return np.float32((np.asarray(points, np.float64) - about) @ np.array([[c, s], [-s, c]])
                       + about)
+
+
+_CLOCKWISE = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+def turned_back(image: np.ndarray, k: int) -> np.ndarray:
+    """An image (H, W, C) that shows its subject turned k quarter turns anticlockwise,
+    turned back upright: ``np.rot90(image, -k)``, contiguous, in a tenth of the time (it runs
+    on every warped city that lies turned)."""
+    k %= 4
+    return cv2.rotate(image, _CLOCKWISE[k]) if k else image
 
 
 def square(offset: float, side: float) -> np.ndarray:
