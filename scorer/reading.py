@@ -324,8 +324,9 @@ class PhotoReader:
     def rectified_looks(self, image: np.ndarray, quads: list[np.ndarray], max_shift: float,
                         seen: dict | None = None) -> list[np.ndarray]:
         """``_rectified_look`` at several quads, the finder running once for all of them.
-        ``seen`` (quad's bytes -> what the finder found there) spares looking at a quad
-        again: an estimate is squared up with several ``max_shift`` from the same quad."""
+        ``seen`` (quad's bytes -> what the finder found there, for this one ``image``) spares
+        looking at a quad again: an estimate is squared up with several ``max_shift`` from
+        the same quad."""
         seen = {} if seen is None else seen
         new = {}
         for quad in quads:
