@@ -328,10 +328,8 @@ class PhotoReader:
         looking at a quad again: an estimate is squared up with several ``max_shift`` from
         the same quad."""
         seen = {} if seen is None else seen
-        new = {}
-        for quad in quads:
-            new.setdefault(np.float32(quad).tobytes(), np.float32(quad))
-        new = {key: quad for key, quad in new.items() if key not in seen}
+        new = {key: np.float32(quad) for quad in quads
+               if (key := np.float32(quad).tobytes()) not in seen}
         if new:
             size = self.config.finder_px
             offset = size * (1 - 1 / self.config.refine_expand) / 2

@@ -445,7 +445,8 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     small = padded[pad:len(padded) - pad, pad:padded.shape[1] - pad]
     standing = search.standouts(stands_out, small.shape[1], cfg)  # what the finder misses
     # on a cloth it never saw
-    found = _look_over(reader, padded, pad, [s * long_side for s in cfg.table_window_shares])
+    first = [share * long_side for share in cfg.table_window_shares]
+    found = _look_over(reader, padded, pad, first)
     if not found + standing:
         return None
     found = _one_per_city(found, cfg)
@@ -457,7 +458,7 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     if read:  # the size of the cities read at first sight, in ``small``'s pixels
         typical = float(np.median(read)) / scale
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
-    if not _looked_over(window, [s * long_side for s in cfg.table_window_shares], cfg):
+    if not _looked_over(window, first, cfg):
         found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
                           typical)

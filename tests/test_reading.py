@@ -417,7 +417,8 @@ def test_a_larger_neighbour_s_city_is_passed_over_for_the_one_aimed_at(reader, s
     assert corner_error(reading.corners, corners) < 0.25
 
 
-def test_an_estimate_squared_up_again_from_where_it_was_is_not_looked_at_again(reader):
+def test_an_estimate_squared_up_again_from_where_it_was_is_not_looked_at_again(reader,
+                                                                               monkeypatch):
     """The first hypothesis is squared up three times (free to move, not moved, moved a
     little): the finder's look at the same quad warped square is made once and reused, to
     the same corners as looking again."""
@@ -430,13 +431,10 @@ def test_an_estimate_squared_up_again_from_where_it_was_is_not_looked_at_again(r
         return predict(views)
 
     seen, shifts = {}, (reader.config.refine_max_shift, np.inf, 0.0)
-    reader.finder.predict = counted
-    try:
-        shared = [reader._squared_up(small, corners, shift, seen) for shift in shifts]
-        once = len(runs)
-        fresh = [reader._squared_up(small, corners, shift) for shift in shifts]
-    finally:
-        del reader.finder.predict
+    monkeypatch.setattr(reader.finder, "predict", counted)
+    shared = [reader._squared_up(small, corners, shift, seen) for shift in shifts]
+    once = len(runs)
+    fresh = [reader._squared_up(small, corners, shift) for shift in shifts]
     assert all(np.array_equal(a, b) for a, b in zip(shared, fresh, strict=True))
     assert len(runs) - once == 3 * reader.config.rectified_looks
     assert once < 3 * reader.config.rectified_looks
