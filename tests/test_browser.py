@@ -24,7 +24,8 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).parent.parent / "docs" / "screenshots"
 TABLES = Path(__file__).parent / "fixtures" / "tables"  # whole-table photos, with their truth
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
-WHERE = r"the city (at the [a-z ]+|in the middle) of the photo"  # a seat's city, in the seat list
+WHERE = r"the city (at the [a-z ]+|in the middle) of the photo(, the [a-z]+ from the left)?"  # a
+# seat's city, in the seat list
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
@@ -1980,6 +1981,8 @@ def test_seat_tags_are_small_beside_their_cities(server, browser):
     page.set_input_files("#table-photo", str(TABLES / "table-7.jpg"))
     panel = page.locator("#seat-panel")
     expect(panel.locator("polygon.seat-outline")).to_have_count(7, timeout=60_000)
+    places = [text.split(": ")[1] for text in panel.locator(".seat-pick").all_inner_texts()]
+    assert len(set(places)) == 7, places  # two at the bottom of the photo: which from the left
     for width in (390, 320, 1280):
         page.set_viewport_size({"width": width, "height": 844})
         settle(page)

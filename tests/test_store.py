@@ -63,6 +63,21 @@ def test_an_unread_photo_keeps_the_grid_and_marks_the_city(store):
     assert store.image(key, 0, "warped")[1].read_bytes() == b"warped-1"
 
 
+def test_failed_retakes_in_a_row_leave_the_photo_read_before_to_an_undo(store):
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"n": 1})
+    first = store.get_table(key)["cities"][0]
+    store.keep_unread_photo(key, 0, b"photo-2")
+    store.keep_unread_photo(key, 0, b"photo-3")
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-3"
+    assert len(files(store)) == 3  # the photo read, its warped city, the latest failed photo
+    store.restore_city(key, 0)
+    assert store.get_table(key)["cities"][0] == first
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-1"
+    store.restore_city(key, 0)  # redone: the latest failed photo again
+    assert store.image(key, 0, "photo")[1].read_bytes() == b"photo-3"
+
+
 def test_typing_a_city_in_sets_its_photos_aside_until_typed_again(store):
     key = store.create_table("t", ["A", "B", "C"], 4, 3)
     store.keep_reading(key, 1, b"photo", b"warped", GRID, {"n": 1})

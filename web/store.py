@@ -623,12 +623,17 @@ class Store:
 
     def keep_unread_photo(self, key: str, index: int, photo: bytes) -> None:
         """A photo in which no city was found: kept for tapped corners, marked unread; the
-        city's grid (and the image it was read from) stay as they are."""
+        city's grid (and the image it was read from) stay as they are. The city is set aside
+        for an undo as it was before, unless its photo was not read either: the city as it
+        was before that photo stays the one an undo puts back (two failed retakes in a row
+        must not push a photo that was read out of reach)."""
         row_id = self._row_id(key)
         name = self._write(row_id, f"city{index + 1}-photo", ".jpg", photo)
         with self._city(key, index, [name]) as (db, city):
-            city["set_aside_before"] = self._set_aside(db, city)
-            reading = {**(_load(city["reading"]) or {}), "unread": True}
+            before = _load(city["reading"]) or {}
+            if not before.get("unread"):
+                city["set_aside_before"] = self._set_aside(db, city)
+            reading = {**before, "unread": True}
             city["photo_file"] = name
             db.execute("UPDATE cities SET reading = ?, photo = 1, photo_file = ? "
                        "WHERE table_id = ? AND idx = ?",

@@ -275,10 +275,12 @@ function listSeats(page) {
   const { table, seatShot, swapFrom } = page;
   const list = $("seat-list");
   list.setAttribute("aria-busy", String(page.reordering));
+  const shown = table.cities.filter((city) => city.photo && city.reading
+    && city.reading.table_photo === seatShot).map((city) => city.reading);
   list.replaceChildren(...table.cities.map((city, seat) => {
     const reading = city.reading || {};
     const from = reading.table_photo && city.photo ? reading.table_photo : null;
-    const what = from === seatShot ? `the city ${whereOnPhoto(reading)}`
+    const what = from === seatShot ? `the city ${whereOnPhoto(reading, shown)}`
       : from ? "from another whole-table photo"
         : city.photo ? "read from a photo" : city.grid || city.counts ? "typed in" : "no city yet";
     const pick = el("button", { type: "button", className: `seat-pick${from === seatShot ? " in-photo" : ""}`,
@@ -292,9 +294,25 @@ function listSeats(page) {
   }));
 }
 
-// Where a city from a whole-table photo lies in it, in words: "at the bottom left of the photo".
-function whereOnPhoto({ corners, photo_size: [w, h] }) {
-  const [x, y] = [0, 1].map((k) => corners.reduce((sum, p) => sum + p[k], 0) / corners.length);
+// Where a city from a whole-table photo lies in it, in words: "at the bottom left of the photo";
+// of several cities ``shown`` (readings) in that part of the photo, which one from the left.
+function whereOnPhoto(reading, shown) {
+  const place = photoPart(reading);
+  const alike = shown.filter((other) => photoPart(other) === place)
+    .sort((a, b) => middleOf(a)[0] - middleOf(b)[0]);
+  if (alike.length < 2) return place;
+  return `${place}, the ${ORDINALS[alike.indexOf(reading)]} from the left`;
+}
+
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh"];
+
+function middleOf({ corners }) {
+  return [0, 1].map((k) => corners.reduce((sum, p) => sum + p[k], 0) / corners.length);
+}
+
+function photoPart(reading) {
+  const [x, y] = middleOf(reading);
+  const [w, h] = reading.photo_size;
   const third = (v, side) => Math.max(0, Math.min(2, Math.floor((3 * v) / side)));
   const across = ["left", "", "right"][third(x, w)];
   const down = ["top", "", "bottom"][third(y, h)];
