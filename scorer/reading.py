@@ -694,8 +694,11 @@ class PhotoReader:
         (``config.centre_candidates`` by default). Corners the player tapped are centred on
         their tiles too (a finger is not exact), and refused only when no cell inside them
         looks like a tile (a tap on the table: the city read before is kept).
-        With ``first_sight``, a photo whose estimates show no city before any centring is
-        refused at once (a table photo seen whole: its cities are looked for closer instead).
+        A photo where no estimate shows a single cell like a tile is refused before any
+        centring (``config.no_city_at_once``: there is nothing to centre on, and centring and
+        searching a photo with no city takes seconds); with ``first_sight``, one whose
+        estimates show no city (``config.no_city_cells``) is refused so (a table photo seen
+        whole: its cities are looked for closer instead).
 
         A reading with doubtful cells is read again from the photo with its colours corrected
         (``_correction``): under a warm lamp, or in a printing with other inks, the tiles'
@@ -809,7 +812,8 @@ class PhotoReader:
         photo, quads = self._sharp_enough(photo, first, quads)
         t1 = time.perf_counter()
         looks = self._looks_tried(photo.image, quads)
-        if first_sight and looks[0].not_tiles >= no_city:
+        at_once = no_city if first_sight else self.config.no_city_at_once
+        if corners is None and looks[0].not_tiles >= at_once:  # no estimate worth centring
             raise GridNotFound(NO_CITY, photo)
         if corners is None:
             best = self._centred_best(photo.image, looks, centred or self.config.centre_candidates)

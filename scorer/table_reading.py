@@ -453,17 +453,20 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     typical = search.typical_extent(found, cfg)
     seen, to_image = _sharp_enough(photo, found or standing, typical, factor, cfg)
     scale = _extent(to_image(np.float32([[0, 0], [1, 1]])))  # its pixels per one of small's
-    quick = _first_looks(reader, seen, found, to_image, typical)
+    least = SIZE * cfg.table_min_cell_px / (factor * photo.scale)  # a city's extent, at least
+    quick = _first_looks(reader, seen, _large_enough(found, least), to_image, typical)
     read = [_extent(look.quad) for look in quick.values() if not look.not_tiles]
     if read:  # the size of the cities read at first sight, in ``small``'s pixels
         typical = float(np.median(read)) / scale
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
+    window = max(window, cfg.table_window_cities * least)  # (not windows sized for specks)
     if not _looked_over(window, first, cfg):
         found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
+    found = _large_enough(found, least)  # (the specks only told the windows' size)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
                           typical)
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
-    standing = [c for c in standing
+    standing = [c for c in _large_enough(standing, least)
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
     area = float(np.median([search.area(q) for q in cities])) / scale ** 2 if cities else 0.0
     # (a city's, in ``small``'s pixels)
@@ -473,6 +476,12 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     standing = [c for c in standing if not _clutter(quick[id(c)], cfg)]
     return seen, [(to_image(c.quad), c.at_edge, quick.get(id(c)), False) for c in found] + [
         (to_image(c.quad), c.at_edge, quick[id(c)], True) for c in standing]
+
+
+def _large_enough(regions: list[search.Candidate], least: float) -> list[search.Candidate]:
+    """The regions whose extent (``_extent``) is at least ``least``: in a photo of noise, or
+    of clutter, the finder sees a thousand specks, each of which would be looked at."""
+    return [c for c in regions if _extent(c.quad) >= least]
 
 
 def _lattice_of(reader: PhotoReader, small: np.ndarray, quad: np.ndarray, to_image,

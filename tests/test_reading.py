@@ -77,6 +77,18 @@ def test_empty_table_says_what_to_try(reader):
         reader.read_file(str(EMPTY_TABLE))
 
 
+def test_a_photo_where_no_estimate_shows_a_tile_is_refused_before_any_centring(reader,
+                                                                             monkeypatch):
+    """Every estimate of the empty table shows sixteen cells unlike tiles: there is nothing to
+    centre on, and centring and searching would take seconds before the same refusal."""
+    def centred(*args):
+        raise AssertionError("centred on its tiles")
+
+    monkeypatch.setattr(type(reader), "centre_on_tiles", centred)
+    with pytest.raises(GridNotFound, match="no city found"):
+        reader.read_file(str(EMPTY_TABLE))
+
+
 def _cell_quad(corners: np.ndarray, row: int, col: int) -> np.ndarray:
     """Cell (row, col) of the upright city with these corners, in photo pixels: (4, 2)."""
     import cv2

@@ -271,6 +271,21 @@ def test_a_photo_without_a_city_is_refused(reader):
         read(reader, photo("no-city-empty-table").read_bytes())
 
 
+def test_the_specks_of_a_photo_of_noise_are_not_looked_at(reader, monkeypatch):
+    """The finder sees a thousand specks in noise, each far too small to be a city whose
+    cells could be read: none is looked at (it took minutes), and the photo is refused."""
+    noise = np.random.default_rng(0).integers(0, 256, (600, 800, 3), np.uint8)
+    looked = []
+    looks = PhotoReader.looks
+    monkeypatch.setattr(PhotoReader, "looks", lambda self, image, quads, *rest, **kw: (
+        looked.extend(quads), looks(self, image, quads, *rest, **kw))[1])
+    with pytest.raises(GridNotFound, match="no city found"):
+        read(reader, cv2.imencode(".jpg", noise)[1].tobytes())
+    assert len(looked) < 100
+    least = 4 * reader.config.table_min_cell_px
+    assert all(table_reading._extent(q) >= least for q in looked)
+
+
 def _facing_the_middle(centres, half=20.0) -> np.ndarray:
     """Square cities (N, 4, 2) at these centres, each turned to face the origin."""
     turns = [np.arctan2(y, x) for x, y in centres]

@@ -57,6 +57,8 @@ class VisionConfig:
     steady_scales: tuple[float, ...] = (0.95, 1.05)  # ... and scaled so, over all the views
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
+    no_city_at_once: int = 16  # ... refused before any centring when every estimate shows this
+    # many (nothing to centre on: a third of the photos without a city, none with one read)
     centre_min_tiles: int = 4  # a region with fewer cells like tiles is clutter or noise, not
     # centred on its tiles (a table photo's region; a single photo's middle square)
     min_sure_cells: int = 3  # a city read with fewer cells read surely (see low_confidence),
@@ -98,6 +100,8 @@ class VisionConfig:
     table_cell_px: int = 56  # a photo whose cities' cells are smaller is read at full size
     table_likely_size: float = 0.6  # regions this share of a city's size are read together
     table_min_size: float = 0.15  # a region this share of the largest city read: clutter
+    table_min_cell_px: float = 20  # a region too small for a city of cells this large in the
+    # photo as taken: noise or clutter, not looked at (cities are read from cells of 30 px)
     table_max_size: float = 2.0  # a city read with sides this many times the median city's
     # before it: a block of a tiled table top (cities of one photo differ up to 1.6 times)
     table_crop_expand: float = 1.8  # each region is read as a photo this much larger than it
