@@ -838,6 +838,15 @@ def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(serve
     assert card.locator(".retry").count() == 0  # another photo or the corners help, not a retry
     assert asked == []  # the error's answer carried the table
 
+    # A file that is no image, sent next: nothing changed, said apart from the photo shown.
+    text = tmp_path / "notes.txt"
+    text.write_text("not a photo")
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(text))
+    expect(card.locator(".card-error")).to_have_text(re.compile(
+        r"^Photo not read: not an image .+ Nothing was changed\.$"))
+    expect(card.locator(".corner-note")).to_have_text(f"No city found in the last photo. {todo}")
+    expect(card.locator(".corner-wrap img")).to_be_visible()
+
     # After a reload the same card, without the server's reason: Type in still offered, and
     # typed in, the photo is put aside (Undo brings it back).
     page.reload()

@@ -46,7 +46,7 @@ export async function sendPhotos(page, files, indexes, asked = false) {
       } else {
         if (result.status === 0 || result.status >= 500) page.retry.set(index, files[k]);
         else page.retry.delete(index); // the photo itself: another photo or the corners help, not a retry
-        setCardError(page, index, `Photo not read: ${result.data.error}`);
+        setCardError(page, index, `Photo not read: ${result.data.error}${result.data.table ? "" : NOTHING_CHANGED}`);
         failed.push(`City ${index + 1}`);
         if (result.data.table) { // no city found: the photo is kept, for its corners
           page.answer(result.data.table);
@@ -117,7 +117,9 @@ export function cityCard(page, city, index) {
   }
   card.append(actions);
   // A photo with no city found: one message, the server's reason while the page has it.
-  if (unread) card.append(cornerPicker(page, index, `${sentence(page.cardErrors[index] || "no city found in the last photo")} Tap the city's four corners on it, type the city in, or take another photo.`));
+  const message = page.cardErrors[index];
+  const apart = changedNothing(message); // about a photo not kept, not the one shown
+  if (unread) card.append(cornerPicker(page, index, `${sentence((!apart && message) || "no city found in the last photo")} Tap the city's four corners on it, type the city in, or take another photo.`));
   if (city.counts) card.append(countsSummary(page, city));
   if (isAutomaville(table, index) && page.countsOpen.has(index)) card.append(countsForm(page, city, index));
   const typing = city.grid && !city.counts && !busy.has(index)
@@ -131,7 +133,7 @@ export function cityCard(page, city, index) {
   if (low) card.append(el("p", { className: "hint warn", textContent: `${plural(low, "cell", "cells")} to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${plural(corrected.length, "cell", "cells")} corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index, low));
-  const error = el("p", { className: "error card-error", textContent: (!unread && page.cardErrors[index]) || "" });
+  const error = el("p", { className: "error card-error", textContent: ((!unread || apart) && message) || "" });
   error.setAttribute("role", "alert");
   card.append(error);
   if (page.retry.has(index) && page.cardErrors[index]) {
@@ -161,6 +163,11 @@ export function replaceWork(page, indexes) {
 }
 
 // A city with anything in it: a photo, a reading, tiles typed in, Automaville's counts.
+// A photo the server kept nothing of (not an image, say) says so; on a card whose last photo
+// showed no city, its message stands apart from the one about the photo shown.
+const NOTHING_CHANGED = " Nothing was changed.";
+const changedNothing = (message) => Boolean(message && message.endsWith(NOTHING_CHANGED));
+
 const holdsSomething = (city) => Boolean(city.photo || city.counts || (city.grid && city.grid.flat().some(Boolean)));
 
 // What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles".
