@@ -105,6 +105,10 @@ def test_four_player_table_from_photos(server, browser):
     # Correct a cell with the picker: city 1, row 1, column 1 becomes a park (or a shop).
     new = "park" if grids[0][0][0] != "park" else "shop"
     page.click('.city[data-city="1"] .cell[data-row="1"][data-col="1"]')
+    shown = page.get_by_role("img", name="Row 1, column 1 as photographed")  # the picker
+    expect(shown).to_be_visible()  # covers the city: the cell is shown in it, enlarged
+    assert "/cities/1/warped.jpg" in shown.evaluate("e => getComputedStyle(e).backgroundImage")
+    page.locator("#picker").screenshot(path=str(SHOTS / "phone-picker.png"))
     with page.expect_response(lambda r: r.url.endswith("/cities/1/cells/1/1")) as answer:
         page.click(f'#picker .pick[data-building="{new}"]')  # shown at once, then sent
     assert answer.value.ok

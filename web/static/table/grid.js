@@ -86,6 +86,7 @@ function pickCell(page, index, r, c, current) {
   const dialog = $("picker");
   $("picker-title").textContent = `City ${index + 1} (${cityName(page.table, index)}), row ${r + 1}, column ${c + 1}: which building?`;
   dialog.querySelectorAll(".pick").forEach((b) => b.classList.toggle("current", b.value === current));
+  showCell(page, index, r, c);
   // A cell flagged to check: "Looks right" keeps what it shows and clears the flag.
   const looksRight = $("looks-right");
   looksRight.value = current || "";
@@ -101,6 +102,26 @@ function pickCell(page, index, r, c, current) {
   };
   dialog.returnValue = "";
   dialog.showModal();
+}
+
+// The cell as photographed, enlarged above the buildings to choose from (the picker covers the
+// city): its part of the warped photo, with a tenth of a cell of its neighbours all round.
+function showCell(page, index, r, c) {
+  const view = $("picker-cell");
+  const city = page.table.cities[index];
+  const warp = city.photo && city.reading && !city.reading.unread && city.reading.warp;
+  view.hidden = !warp;
+  if (!warp) return;
+  const cell = (warp.side - 2 * warp.pad) / 4;
+  const margin = 0.1 * cell;
+  const scale = parseFloat(getComputedStyle(view).width) / (cell + 2 * margin);
+  view.style.backgroundImage = `url("${page.api}/cities/${index + 1}/warped.jpg?v=${page.table.updated}")`;
+  view.style.backgroundSize = `${warp.side * scale}px`;
+  view.style.backgroundPosition = ["c", "r"].map((axis) => {
+    const at = warp.pad + (axis === "c" ? c : r) * cell - margin;
+    return `${-at * scale}px`;
+  }).join(" ");
+  view.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1} as photographed`);
 }
 
 // After a cell changed from `before` to `building` (the server's answer is page.table), the
