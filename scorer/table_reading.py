@@ -434,7 +434,9 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     size in this photo (failing that, the size most regions share); then windows sized to
     hold one city whole, wherever it lies, look again (unless the first were as large).
     Regions standing out from the table that hold no city read at first sight come last,
-    read on their tiles' lattice (a city on a cloth the finder never saw). ``padded`` is the
+    read on their tiles' lattice (a city on a cloth the finder never saw). Regions too small
+    for a city of cells of ``table_min_cell_px`` in the photo as taken are not looked at (in
+    noise the finder sees a thousand specks), nor are windows sized for them. ``padded`` is the
     photo shrunk by ``factor``, padded by ``pad`` pixels of its mirror image; ``stands_out``
     its spots unlike the table around them (``search.standing_out``). Returns the photo to
     read them in and (quad (4, 2) in its pixels, at_edge, a first look or None, placed: that look

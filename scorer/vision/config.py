@@ -58,7 +58,8 @@ class VisionConfig:
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
     no_city_at_once: int = 16  # ... refused before any centring when every estimate shows this
-    # many (nothing to centre on: a third of the photos without a city, none with one read)
+    # many (nothing to centre on; of 1008 independent photos: a third of those without a city,
+    # none with a city that was read)
     centre_min_tiles: int = 4  # a region with fewer cells like tiles is clutter or noise, not
     # centred on its tiles (a table photo's region; a single photo's middle square)
     min_sure_cells: int = 3  # a city read with fewer cells read surely (see low_confidence),

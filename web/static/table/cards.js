@@ -162,12 +162,12 @@ export function replaceWork(page, indexes) {
   return !lost.length || confirm(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`);
 }
 
-// A city with anything in it: a photo, a reading, tiles typed in, Automaville's counts.
 // A photo the server kept nothing of (not an image, say) says so; on a card whose last photo
 // showed no city, its message stands apart from the one about the photo shown.
 const NOTHING_CHANGED = " Nothing was changed.";
 const changedNothing = (message) => Boolean(message && message.endsWith(NOTHING_CHANGED));
 
+// A city with anything in it: a photo, a reading, tiles typed in, Automaville's counts.
 const holdsSomething = (city) => Boolean(city.photo || city.counts || (city.grid && city.grid.flat().some(Boolean)));
 
 // What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles".

@@ -117,10 +117,8 @@ function showCell(page, index, r, c) {
   const scale = parseFloat(getComputedStyle(view).width) / (cell + 2 * margin);
   view.style.backgroundImage = `url("${page.api}/cities/${index + 1}/warped.jpg?v=${page.table.updated}")`;
   view.style.backgroundSize = `${warp.side * scale}px`;
-  view.style.backgroundPosition = ["c", "r"].map((axis) => {
-    const at = warp.pad + (axis === "c" ? c : r) * cell - margin;
-    return `${-at * scale}px`;
-  }).join(" ");
+  const offset = (k) => `${-(warp.pad + k * cell - margin) * scale}px`;
+  view.style.backgroundPosition = `${offset(c)} ${offset(r)}`;
   view.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1} as photographed`);
 }
 
