@@ -46,7 +46,9 @@ export async function sendPhotos(page, files, indexes, asked = false) {
       } else {
         if (result.status === 0 || result.status >= 500) page.retry.set(index, files[k]);
         else page.retry.delete(index); // the photo itself: another photo or the corners help, not a retry
-        setCardError(page, index, `Photo not read: ${result.data.error}${result.data.table ? "" : NOTHING_CHANGED}`);
+        const refused = result.status >= 400 && result.status < 500 && !result.data.table; // kept nothing
+        const why = `Photo not read: ${result.data.error}`;
+        setCardError(page, index, refused ? `${sentence(why)}${NOTHING_CHANGED}` : why);
         failed.push(`City ${index + 1}`);
         if (result.data.table) { // no city found: the photo is kept, for its corners
           page.answer(result.data.table);
@@ -162,8 +164,8 @@ export function replaceWork(page, indexes) {
   return !lost.length || confirm(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`);
 }
 
-// A photo the server kept nothing of (not an image, say) says so; on a card whose last photo
-// showed no city, its message stands apart from the one about the photo shown.
+// A photo the server refused and kept nothing of (not an image, say) says so; on a card whose
+// last photo showed no city, its message stands apart from the one about the photo shown.
 const NOTHING_CHANGED = " Nothing was changed.";
 const changedNothing = (message) => Boolean(message && message.endsWith(NOTHING_CHANGED));
 
