@@ -63,7 +63,7 @@ function showLearning(data) {
   const anchors = data.anchors || {};
   const check = $("learning-check");
   check.hidden = !(data.active && anchors.adapted != null && anchors.shipped != null);
-  check.textContent = check.hidden ? "" : `Checked on the reader's own example cells before use: ${anchors.adapted} read right with your tiles, ${anchors.shipped} without them.`;
+  check.textContent = check.hidden ? "" : `Checked before use on the app's built-in example tiles: with what it learned from you, ${anchors.adapted} read right; without it, ${anchors.shipped}.`;
   const refused = $("learning-refused");
   refused.hidden = !data.refused;
   refused.textContent = data.refused || "";
