@@ -161,11 +161,13 @@ class PhotoReader:
         (within a fifth of the shorter side on the independent renderer's photos); a
         neighbour's city whole in view, larger for lying nearer the camera, can be the only
         one the finder's look at the whole photo sees. The windows' regions nearer the
-        middle than ``look`` are read in turn (``_window_search``); the first whose sixteen
-        cells look like tiles once centred on them (and, doubtful, searched on its lattice:
-        on a tiled table top a block a row off the city looks like tiles too), and that
-        reads as a city at all (``config.min_sure_cells`` read surely as buildings: not a
-        block of a busy cloth), is that city."""
+        middle than ``look`` are read in turn (``_window_search``; a region whose outline
+        shows cells unlike tiles is also put on its tiles' lattice, and the look with more
+        tiles kept: on a busy cloth the finder's outline of a small city can lie half off
+        it); the first whose sixteen cells look like tiles once centred on them (and,
+        doubtful, searched on its lattice: on a tiled table top a block a row off the city
+        looks like tiles too), and that reads as a city at all (``config.min_sure_cells``
+        read surely as buildings: not a block of a busy cloth), is that city."""
         cfg = self.config
         height, width = image.shape[:2]
         middle = np.float32([width, height]) / 2
@@ -182,8 +184,11 @@ class PhotoReader:
             if search.inside(quad.mean(0), look.quad):
                 continue  # the city read, seen again
             found = self.look(image, quad)
+            if found.not_tiles:  # outlined off its tiles? the block on their lattice too
+                placed = self.look(image, lattice.blocks_near(image, quad, cfg)[0])
+                found = min(found, placed, key=lambda seen: seen.not_tiles)
             if SIZE * SIZE - found.not_tiles < cfg.centre_min_tiles:
-                continue  # hardly a tile there: the table
+                continue  # hardly a tile there, even on its tiles' lattice: the table
             found = self.search_lattice(image, self.centre_on_tiles(image, found))
             sure = int((self.sureness(found.probs) >= cfg.low_confidence).sum())
             if not found.not_tiles and sure >= cfg.min_sure_cells:

@@ -429,6 +429,24 @@ def test_a_larger_neighbour_s_city_is_passed_over_for_the_one_aimed_at(reader, s
     assert corner_error(reading.corners, corners) < 0.25
 
 
+@pytest.mark.parametrize("seed, family, art", [
+    (78100001, "terrazzo", "printed"),
+    (78100001, "linen", "artwork"),
+])
+def test_a_city_aimed_at_outlined_off_its_tiles_is_put_on_them(reader, seed, family, art):
+    """Hard photos of the independent renderer (seed 781, where this was developed) with a
+    neighbour's city whole in view, read first. The player's city lies small in the photo's
+    middle, and the finder's outline of it lies off its tiles (on terrazzo, 12 of its 16
+    cells unlike tiles): put on the lattice of its tiles it is whole, and it is read."""
+    image, want = independent_photo(seed, family, "hard", art=art)
+    corners = np.float32(want["corners"])
+    first = next(reader.city_candidates(image))
+    assert corner_error(first, corners) > 2  # the neighbour
+    reading = reader.read(image)
+    assert reading.grid == want["grid"]
+    assert corner_error(reading.corners, corners) < 0.25
+
+
 def test_an_estimate_squared_up_again_from_where_it_was_is_not_looked_at_again(reader,
                                                                                monkeypatch):
     """The first hypothesis is squared up three times (free to move, not moved, moved a
