@@ -190,8 +190,7 @@ class PhotoReader:
             if SIZE * SIZE - found.not_tiles < cfg.centre_min_tiles:
                 continue  # hardly a tile there, even on its tiles' lattice: the table
             found = self.search_lattice(image, self.centre_on_tiles(image, found))
-            sure = int((self.sureness(found.probs) >= cfg.low_confidence).sum())
-            if not found.not_tiles and sure >= cfg.min_sure_cells:
+            if not found.not_tiles and self.sure_cells(found) >= cfg.min_sure_cells:
                 return found
         return None
 
@@ -694,7 +693,9 @@ class PhotoReader:
         hardly a cell like a tile wherever the reader looked, or some cells unlike tiles and
         hardly one that reads surely as a building (``config.min_sure_cells``: a patterned
         table top can look like tiles; a printing the model never saw, every cell a tile,
-        can read unsurely throughout and is still read).
+        can read unsurely throughout and is still read). That is asked once the estimates
+        are centred, and again at the end: a table without a city, searched on its lattice
+        of tiles too, took seconds more to be refused.
         A doubtful reading centres up to ``centred`` estimates on their tiles
         (``config.centre_candidates`` by default). Corners the player tapped are centred on
         their tiles too (a finger is not exact), and refused only when no cell inside them
@@ -821,7 +822,11 @@ class PhotoReader:
         if corners is None and looks[0].not_tiles >= at_once:  # no estimate worth centring
             raise GridNotFound(NO_CITY, photo)
         if corners is None:
-            best = self._centred_best(photo.image, looks, centred or self.config.centre_candidates)
+            best, tried = self._centred_best(photo.image, looks,
+                                             centred or self.config.centre_candidates)
+            if best.not_tiles and self.sure_cells(best) < self.config.min_sure_cells:
+                raise GridNotFound(NO_CITY, photo)  # centred, still no city: not searched on
+            best = self.search_lattice(photo.image, best, tried)  # (the table's lattice)
         else:  # a tap lands a quarter of a cell off as easily as not
             best = self.centre_on_tiles(photo.image, looks[0])
         if corners is None and not best.not_tiles:  # a neighbour's city read, not the one
@@ -912,14 +917,14 @@ class PhotoReader:
                 break
         return sorted(looks, key=lambda look: (look.not_tiles, look.emptiness))
 
-    def _centred_best(self, image: np.ndarray, looks: list[_Look], count: int) -> _Look:
+    def _centred_best(self, image: np.ndarray, looks: list[_Look],
+                      count: int) -> tuple[_Look, list[np.ndarray]]:
         """The look that reads most surely once centred on its tiles, of the first ``count``
-        looks (best first, each in another place), stopping at one that reads surely.
+        looks (best first, each in another place), stopping at one that reads surely; and
+        the outlines centred (quads (4, 2)).
 
         On a busy cloth the estimate that shows the most tiles is not always the one nearest
-        the city: another, centred, can read every cell surely where the first cannot. When
-        even the best reads doubtfully, the city is looked for on its lattice of tiles
-        (``search_lattice``).
+        the city: another, centred, can read every cell surely where the first cannot.
         """
         best, tried = None, []
         for look in looks:
@@ -933,7 +938,7 @@ class PhotoReader:
                 best = centred
             if self._reads_surely(best):
                 break
-        return best if best is None else self.search_lattice(image, best, tried)
+        return best, tried
 
     def search_lattice(self, image: np.ndarray, best: _Look, tried=()) -> _Look:
         """A doubtful look, or the city found on its lattice of tiles (``_on_lattice``) when
@@ -976,7 +981,11 @@ class PhotoReader:
 
     def _reads_surely(self, look: _Look) -> bool:
         """Every cell of the look reads at least ``low_confidence`` surely."""
-        return bool((self.sureness(look.probs) >= self.config.low_confidence).all())
+        return self.sure_cells(look) == SIZE * SIZE
+
+    def sure_cells(self, look: _Look) -> int:
+        """How many of the look's cells read at least ``low_confidence`` surely."""
+        return int((self.sureness(look.probs) >= self.config.low_confidence).sum())
 
 
 @functools.lru_cache(maxsize=4)

@@ -205,9 +205,9 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
         return None
     square = _city_square(image, quad, float(np.median([search.area(lk.quad) for lk in found])))
     best = _likeliest_city(reader, reader.looks(image, lattice.blocks(image, square, cfg)))
-    sure = int((reader.sureness(best.probs) >= cfg.low_confidence).sum())
     h, w = image.shape[:2]
-    if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or sure < cfg.min_sure_cells \
+    if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or \
+            reader.sure_cells(best) < cfg.min_sure_cells \
             or _read_before(best, found, cfg) or not search.within(
                 best.quad, w, h, cfg.table_edge_margin * w):
         return None

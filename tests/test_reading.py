@@ -239,7 +239,8 @@ def test_the_estimate_that_reads_surest_once_centred_is_kept(reader, case):
     looks = [reader.look(image, far), reader.look(image, near)]
     alone = reader.reading_of(reader.centre_on_tiles(image, looks[0]), Photo(image))
     assert alone.grid != truth(case)["grid"]  # centring the first alone cannot mend it
-    reading = reader.reading_of(reader._centred_best(image, looks, 2), Photo(image))
+    reading = reader.reading_of(reader.search_lattice(image, *reader._centred_best(image, looks, 2)),
+                                Photo(image))
     assert reading.grid == truth(case)["grid"]
     cell = np.linalg.norm(across)
     assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell
@@ -260,7 +261,8 @@ def test_an_outline_two_cells_aside_is_found_on_the_lattice_of_tiles(reader, cas
     look = reader.look(image, _in_city(corners, [[2, -2], [6, -2], [6, 2], [2, 2]]))
     assert not reader._reads_surely(look)
     assert corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
-    reading = reader.reading_of(reader._centred_best(image, [look], 1), Photo(image))
+    reading = reader.reading_of(reader.search_lattice(image, *reader._centred_best(image, [look], 1)),
+                                Photo(image))
     assert reading.grid == truth(case)["grid"]
     assert corner_error(reading.corners, corners) < 0.25
 
@@ -273,7 +275,8 @@ def test_an_outline_of_two_by_two_tiles_is_found_at_twice_its_cells(reader, case
     look = reader.look(image, _in_city(corners, [[1, 1], [3, 1], [3, 3], [1, 3]]))
     assert not reader._reads_surely(look)
     assert corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
-    reading = reader.reading_of(reader._centred_best(image, [look], 1), Photo(image))
+    reading = reader.reading_of(reader.search_lattice(image, *reader._centred_best(image, [look], 1)),
+                                Photo(image))
     assert reading.grid == truth(case)["grid"]
     assert corner_error(reading.corners, corners) < 0.25
 
@@ -302,6 +305,19 @@ def test_a_tiled_table_without_a_city_is_refused(reader):
     assert want["grid"] is None
     with pytest.raises(GridNotFound, match="no city found in the photo"):
         reader.read(image)
+
+
+def test_a_table_without_a_city_is_refused_once_centred(reader, monkeypatch):
+    """A photo of the independent renderer's striped table with no city on it (dev seed
+    558): its estimates, centred on the "tiles" they show, read hardly a cell surely as a
+    building, so it is refused then, not searched on the table's lattice for seconds more."""
+    image, want = independent_photo(55850000, "stripes", "medium", with_city=False)
+    searched, search_lattice = [], reader.search_lattice
+    monkeypatch.setattr(reader, "search_lattice",
+                        lambda *args: searched.append(args) or search_lattice(*args))
+    with pytest.raises(GridNotFound, match="no city found in the photo"):
+        reader.read(image)
+    assert not searched
 
 
 @pytest.mark.parametrize("seed, family, tier, art", [
