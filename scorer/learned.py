@@ -58,8 +58,9 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
             if sum(info.file_size for info in d.zip.infolist()) > MAX_UNPACKED_BYTES:
                 raise TableError(f"{problem} (it unpacks to more than the most lessons kept)")
             cells, buildings, player = d["cells"], d["buildings"], d["player"]
-    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile,
-            zlib.error) as error:  # (a damaged deflate stream raises zlib's own error)
+    except (OSError, ValueError, KeyError, EOFError, TypeError, MemoryError,
+            zipfile.BadZipFile, zlib.error) as error:  # (a damaged deflate stream raises
+        # zlib's own error; a header claiming a huge array, numpy's MemoryError)
         raise TableError(problem) from error
     if not (cells.dtype == CELL_DTYPE and cells.ndim == 2 and buildings.ndim == 1
             and player.dtype == bool and player.ndim == 1

@@ -224,7 +224,7 @@ def test_learned_tiles_move_between_machines(client, tmp_path):
     imported = other.post("/api/learning/import", data={"file": (io.BytesIO(exported), "x.npz")},
                           content_type="multipart/form-data")
     assert imported.status_code == 200 and imported.json["cells"] == 16
-    for junk in (b"PK nonsense", b"PK\x03\x04" + bytes(100), _zip_bomb()):
+    for junk in (b"PK nonsense", b"PK\x03\x04" + bytes(100), _zip_bomb(), _huge_header()):
         bad = other.post("/api/learning/import", data={"file": (io.BytesIO(junk), "x.npz")},
                          content_type="multipart/form-data")
         assert bad.status_code == 400 and "not a file of learned tiles" in bad.json["error"]
@@ -238,6 +238,21 @@ def _zip_bomb() -> bytes:
     out = io.BytesIO()
     np.savez_compressed(out, cells=np.zeros((600_000, 170), np.float16),
                         buildings=np.array(["shop"]), player=np.array([True]))
+    return out.getvalue()
+
+
+def _huge_header() -> bytes:
+    """A small .npz file whose cells' header claims an array of 2**40 rows (320 TiB)."""
+    cells = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        cells, {"descr": "<f2", "fortran_order": False, "shape": (2**40, 170)})
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as npz:
+        npz.writestr("cells.npy", cells.getvalue() + bytes(340))
+        for name, value in (("buildings", np.array(["shop"])), ("player", np.array([True]))):
+            part = io.BytesIO()
+            np.save(part, value)
+            npz.writestr(f"{name}.npy", part.getvalue())
     return out.getvalue()
 
 

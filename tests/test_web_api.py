@@ -839,3 +839,23 @@ def test_a_city_being_typed_in_warns_of_buildings_beyond_the_supply_at_once(clie
     assert so_far["warnings"] == ["8 tavern-drink buildings in this city, but the game has only 7"]
     grid[1][3] = "park"
     assert client.put(url, json={"grid": grid}).json["scores"]["so_far"][0]["warnings"] == []
+
+
+def test_a_table_deleted_while_its_photo_is_read_answers_404(app, client, monkeypatch):
+    """Another phone deletes the table while a city's photo is being read: the reading
+    finds no table to keep it in, and says so (404), not a server error."""
+    from scorer.reading import PhotoReader
+
+    read_photo, tables = PhotoReader.read_photo, []
+
+    def deleted_meanwhile(self, *args, **kwargs):
+        app.extensions["store"].delete_table(tables[-1]["id"])
+        return read_photo(self, *args, **kwargs)
+
+    monkeypatch.setattr(PhotoReader, "read_photo", deleted_meanwhile)
+    for data in (photo(CASES[0]).read_bytes(), EMPTY_TABLE.read_bytes()):  # a city; no city
+        tables.append(new_table(client))
+        response = upload(client, tables[-1]["id"], 1, data)
+        assert response.status_code == 404, response.json
+        assert "it was deleted" in response.json["error"]
+        assert client.get(f"/api/tables/{tables[-1]['id']}").status_code == 404

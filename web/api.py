@@ -13,7 +13,7 @@ from scorer.errors import DecodeBusy, GridNotFound, ScorerError, TableError
 from scorer.table import check_seating, cities_for
 
 from . import service
-from .store import DELETED_KEPT_S, PhotoChanged, TableChanged
+from .store import DELETED_KEPT_S, Gone, PhotoChanged, TableChanged
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -51,6 +51,12 @@ def _reading_now():
 def scorer_error(error: ScorerError):
     status = 400 if isinstance(error, TableError) else 503 if isinstance(error, DecodeBusy) else 422
     return jsonify(error=str(error)), status
+
+
+@bp.errorhandler(Gone)
+def gone(error: Gone):
+    """A table, city or campaign deleted while the request was on its way (another phone)."""
+    return jsonify(error=f"{error}: it was deleted, or its link is wrong; nothing was changed"), 404
 
 
 @bp.errorhandler(PhotoChanged)

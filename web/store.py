@@ -108,6 +108,14 @@ class TableChanged(Exception):
     """The table changed (on another phone) since the change asked for was decided on."""
 
 
+class Gone(KeyError):
+    """A table, city or campaign that is not there: never made, or deleted (on another phone,
+    say, while a photo of it was being read)."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
 def new_key() -> str:
     """A table id for links: 16 URL-safe characters, 96 random bits."""
     return secrets.token_urlsafe(12)
@@ -370,7 +378,7 @@ class Store:
         with self._db() as db:
             row = db.execute("SELECT id FROM campaigns WHERE key = ?", (key,)).fetchone()
             if row is None:
-                raise KeyError(f"no campaign {key}")
+                raise Gone(f"no campaign {key}")
             other = db.execute("SELECT c.name FROM campaign_games g JOIN campaigns c ON "
                                "c.id = g.campaign_id WHERE g.table_key = ?",
                                (table_key,)).fetchone()
@@ -423,7 +431,7 @@ class Store:
                                  "ON t.id = c.table_id WHERE t.key = ? AND c.idx = ? "
                                  "AND t.deleted IS NULL", (key, index)).fetchone()
                 if row is None:
-                    raise KeyError(f"no city {index} at table {key}")
+                    raise Gone(f"no city {index} at table {key}")
                 row_id, city = row["row_id"], dict(row)
                 yield db, city
                 db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), row_id))
@@ -486,7 +494,7 @@ class Store:
             row = db.execute("SELECT id FROM tables WHERE key = ? AND deleted IS NULL",
                              (key,)).fetchone()
         if row is None:
-            raise KeyError(f"no table {key}")
+            raise Gone(f"no table {key}")
         return row["id"]
 
     def keep_reading(self, key: str, index: int, photo: bytes | None, warped: bytes, grid,
