@@ -159,6 +159,10 @@ def test_too_few_free_seats_is_refused(client):
     response = send(client, table["id"], data)
     assert response.status_code == 400 and "only 1 of this table's cities is still" in \
         response.json["error"]
+    client.put(f"/api/tables/{table['id']}/cities/3/grid", json={"grid": [["shop"] * 4] * 4})
+    response = send(client, table["id"], data)  # every seat read: not "only 0 ... still to read"
+    assert response.status_code == 400 and "every city of this table is read already" in \
+        response.json["error"]
 
 
 def test_photos_sent_at_once_from_two_phones_take_different_seats(app, client):

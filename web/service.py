@@ -250,6 +250,10 @@ def _free_seats(cities: list[dict], count: int) -> list[int]:
     if count > len(cities):
         raise TableError(f"{found}, but this table has {len(cities)}: photograph only this "
                          "table's cities, or start a table for more players")
+    if not free:
+        raise TableError(f"{found}, but every city of this table is read already: to read "
+                         "one again, send its photo on that city's card, or photograph all "
+                         "of them at once")
     if count > len(free):
         raise TableError(f"{found}, but only {len(free)} of this table's cities "
                          f"{'is' if len(free) == 1 else 'are'} still to read: photograph "
