@@ -40,7 +40,8 @@ class DecodeBudget:
     def reserve(self, nbytes: int):
         if nbytes > self.limit:
             raise ImageError(f"the image is too large to decode here (the limit is "
-                             f"{self.limit // BYTES_PER_PIXEL // 1_000_000} MP)")
+                             f"{self.limit // BYTES_PER_PIXEL // 1_000_000} MP): take it at a "
+                             "lower resolution, or send it as a JPEG")
         with self._free:
             if not self._free.wait_for(lambda: self._used + nbytes <= self.limit, self.wait_s):
                 raise DecodeBusy("the server is busy reading other photos; try again")
