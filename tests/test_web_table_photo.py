@@ -180,7 +180,7 @@ def test_photos_sent_at_once_from_two_phones_take_different_seats(app, client):
     after = client.get(f"/api/tables/{table['id']}").json
     assert [c["grid"] for c in after["cities"]] == truth["grids"] * 2
     third = send(client, table["id"], data)  # no seat is left for a third
-    assert third.status_code == 400 and "only 0 of this table's cities are still" in \
+    assert third.status_code == 400 and "every city of this table is read already" in \
         third.json["error"]
     assert client.get(f"/api/tables/{table['id']}").json["cities"] == after["cities"]
 
