@@ -239,11 +239,17 @@ def test_the_estimate_that_reads_surest_once_centred_is_kept(reader, case):
     looks = [reader.look(image, far), reader.look(image, near)]
     alone = reader.reading_of(reader.centre_on_tiles(image, looks[0]), Photo(image))
     assert alone.grid != truth(case)["grid"]  # centring the first alone cannot mend it
-    reading = reader.reading_of(reader.search_lattice(image, *reader._centred_best(image, looks, 2)),
-                                Photo(image))
+    reading = _centred_then_searched(reader, image, looks, 2)
     assert reading.grid == truth(case)["grid"]
     cell = np.linalg.norm(across)
     assert np.linalg.norm(reading.corners - corners, axis=1).max() < 0.25 * cell
+
+
+def _centred_then_searched(reader, image, looks, count):
+    """The reading ``read`` makes of these estimates: the best of ``count`` once centred,
+    then looked for on its lattice of tiles when still doubtful."""
+    return reader.reading_of(reader.search_lattice(image, *reader._centred_best(image, looks, count)),
+                             Photo(image))
 
 
 def _in_city(corners, cells) -> np.ndarray:
@@ -261,8 +267,7 @@ def test_an_outline_two_cells_aside_is_found_on_the_lattice_of_tiles(reader, cas
     look = reader.look(image, _in_city(corners, [[2, -2], [6, -2], [6, 2], [2, 2]]))
     assert not reader._reads_surely(look)
     assert corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
-    reading = reader.reading_of(reader.search_lattice(image, *reader._centred_best(image, [look], 1)),
-                                Photo(image))
+    reading = _centred_then_searched(reader, image, [look], 1)
     assert reading.grid == truth(case)["grid"]
     assert corner_error(reading.corners, corners) < 0.25
 
@@ -275,8 +280,7 @@ def test_an_outline_of_two_by_two_tiles_is_found_at_twice_its_cells(reader, case
     look = reader.look(image, _in_city(corners, [[1, 1], [3, 1], [3, 3], [1, 3]]))
     assert not reader._reads_surely(look)
     assert corner_error(reader._lattice_search(image, look), corners) < 0.6  # then centred
-    reading = reader.reading_of(reader.search_lattice(image, *reader._centred_best(image, [look], 1)),
-                                Photo(image))
+    reading = _centred_then_searched(reader, image, [look], 1)
     assert reading.grid == truth(case)["grid"]
     assert corner_error(reading.corners, corners) < 0.25
 

@@ -705,7 +705,7 @@ class Store:
 
     def accept_city(self, key: str, index: int) -> None:
         """The player says the city's reading is right: its cells become labels to learn
-        from (KeyError for an unknown city, TableError when it was not read from a photo)."""
+        from (Gone for an unknown city, TableError when it was not read from a photo)."""
         with self._city(key, index) as (db, city):
             reading = _load(city["reading"])
             if not city["cells"] or not isinstance(reading, dict) or reading.get("unread"):
