@@ -19,9 +19,11 @@ from pathlib import Path
 from .campaign import LENGTHS, CampaignError, check_settings, check_type, score_campaign, solo_mode
 from .city import SortedCity
 from .errors import ScorerError
+from .files import UnreadableFile, read_file
 from .notation import parse_city_or_counts, read_city_or_counts_file
-from .table import Table, score_table
+from .table import Table, is_text, score_table
 
+CAMPAIGN_FILE_BYTES = 1_000_000  # six games of cities written out are a few kilobytes
 KEYS = {"name", "player", "length", "difficulty", "mode", "games"}
 GAME_KEYS = {"cities", "type", "difficulty"}
 
@@ -56,6 +58,11 @@ def read_campaign(data, folder: Path) -> tuple[dict, dict]:
     player = data.get("player", "Me")
     if not isinstance(player, str):
         raise CampaignError("player must be a name")
+    name = data.get("name", "")
+    name = name if isinstance(name, str) else str(name)
+    if not (is_text(name) and is_text(player)):
+        raise CampaignError("the campaign's or the player's name contains characters that "
+                            "are not text")
     games = data.get("games")
     if not isinstance(games, list) or not games:
         raise CampaignError("\"games\" must list the games played, each with \"cities\" and "
@@ -91,19 +98,24 @@ def read_campaign(data, folder: Path) -> tuple[dict, dict]:
         scored.append((result, building_type))
     mode = data.get("mode", solo_mode(scored[0][0]))
     campaign = score_campaign(scored, length, difficulty, mode)
-    name = data.get("name", "")
-    return {"name": name if isinstance(name, str) else str(name)}, campaign
+    return {"name": name}, campaign
 
 
 def read_campaign_file(path: str) -> tuple[dict, dict]:
+    """(settings, scored campaign) from a campaign file; CampaignError for a file that is not
+    one (too large, not UTF-8, not JSON, nested deeper than any campaign)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise CampaignError(f"{path}: cannot read file ({error.strerror})") from None
+        data = read_file(path, CAMPAIGN_FILE_BYTES)
+    except UnreadableFile as error:
+        raise CampaignError(str(error)) from None
+    if len(data) > CAMPAIGN_FILE_BYTES:
+        raise CampaignError(f"{path}: too large for a campaign file")
+    try:
+        data = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise CampaignError(f"{path}: not UTF-8 text") from None
-    try:
-        data = json.loads(text)
     except ValueError as error:
         raise CampaignError(f"{path}: not JSON ({error})") from None
+    except RecursionError:
+        raise CampaignError(f"{path}: nested too deeply for a campaign file") from None
     return read_campaign(data, Path(path).parent)

@@ -29,6 +29,18 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
+def _whole_number(option: str, low: int, high: int):
+    """An argparse type for a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        if not (text.strip().isascii() and text.strip().isdigit()
+                and low <= int(text) <= high):
+            raise UsageError(f"{option} is a whole number from {low} to {high}, not {text!r}")
+        return int(text)
+
+    return parse
+
+
 def _add_table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", default=None,
                         help='names in clockwise seating order, e.g. "Ann,Ben,Cy"')
@@ -70,9 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     campaign.add_argument("--json", action="store_true", help="print JSON instead of text")
     serve = commands.add_parser("serve", help="run the web app")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_whole_number("--port", 1, 65535), default=8000)
     serve.add_argument("--data", default=None, help="data folder (default: ./data)")
-    serve.add_argument("--threads", type=int, default=4)
+    serve.add_argument("--threads", type=_whole_number("--threads", 1, 64), default=4,
+                       help="photos read at once (default 4)")
     serve.add_argument("--host-mode", action="store_true",
                        help="a café serving many tables: no list of tables (or BTC_HOST_MODE=1)")
     serve.add_argument("--lan", action="store_true",

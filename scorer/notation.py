@@ -30,6 +30,7 @@ import re
 
 from .city import BUILDINGS, SIZE, City, SortedCity
 from .errors import NotationError, TableError
+from .files import UnreadableFile, read_file
 
 SHORT = {
     "shop": "S", "factory": "F", "tavern-drink": "Td", "tavern-food": "Tf",
@@ -68,6 +69,7 @@ def parse_city(text: str, source: str = "city") -> City:
     return City.from_rows(rows)
 
 
+CITY_FILE_BYTES = 1_000_000  # a city file is a few lines; more is not one
 _COUNT = re.compile(r"^\s*([A-Za-z-]+)\s*[:=]?\s*(\S+)\s*$")
 
 
@@ -130,11 +132,10 @@ def read_city_or_counts_file(path: str) -> City | SortedCity:
 def _read_text(path: str) -> str:
     """A text file's content, with a plain error for files that are not UTF-8 text."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(1_000_001)
-    except OSError as error:
-        raise NotationError(f"{path}: cannot read file ({error.strerror})") from None
-    if len(data) > 1_000_000:
+        data = read_file(path, CITY_FILE_BYTES)
+    except UnreadableFile as error:
+        raise NotationError(str(error)) from None
+    if len(data) > CITY_FILE_BYTES:
         raise NotationError(f"{path}: too large for a city file")
     if _utf16(data):
         raise NotationError(f"{path}: not UTF-8 text (it is UTF-16): save it as UTF-8")

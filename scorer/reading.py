@@ -1043,8 +1043,9 @@ def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: in
             extras.append({"photo": source})
             continue
         reader = reader or PhotoReader(model_dir, adaptation=learned)
+        data = read_bytes(source, reader.config)  # its errors name the file
         try:
-            photo = reader.read_all(read_bytes(source, reader.config))
+            photo = reader.read_all(data)
         except (GridNotFound, ImageError) as error:
             raise type(error)(f"{source}: {error}") from None
         for number, reading in enumerate(photo.cities, start=1):

@@ -36,10 +36,19 @@ def same_name(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def is_text(name: str) -> bool:
+    """A name that can be shown and saved: no lone surrogate, no control character (a tab
+    aside, which reads as a space)."""
+    return not any(0xD800 <= ord(c) <= 0xDFFF or (ord(c) < 32 and c != "\t") or c == "\x7f"
+                   for c in name)
+
+
 def check_seating(players: tuple[str, ...], difficulty: int = 4) -> None:
     """Refuse seatings the game does not have (TableError with a message for the player)."""
     if len(players) > 7:
         raise TableError("the game seats at most 7 players")
+    if not all(is_text(p) for p in players):
+        raise TableError("a player's name contains characters that are not text")
     names = [same_name(p) for p in players]
     if not all(names):
         raise TableError("a player's name is empty")

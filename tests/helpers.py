@@ -2,7 +2,9 @@
 benchmarks' independent renderers."""
 
 import importlib
+import os
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +16,21 @@ from scorer.notation import parse_city
 def city(text: str):
     """A City from notation rows separated by '/' or newlines, e.g. 'S S S S / ...'."""
     return parse_city(text.replace("/", "\n"))
+
+
+def named_pipe(path: Path) -> Path:
+    """A named pipe at ``path``. Were it opened and waited on, a writer that opens and closes
+    it 10 s later ends the wait, so such a test fails instead of hanging."""
+    os.mkfifo(path)
+
+    def end_the_wait():
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:  # no one is waiting on it, as it should be
+            pass
+
+    threading.Timer(10, end_the_wait).start()
+    return path
 
 
 def corner_error(quad, corners) -> float:

@@ -8,7 +8,7 @@ factories 8, taverns 17, offices 4, parks 8, houses 6).
 import json
 
 import pytest
-from helpers import city
+from helpers import city, named_pipe
 
 from scorer.campaign import CampaignError, campaign_game, format_campaign, score_campaign
 from scorer.city import SortedCity
@@ -185,9 +185,16 @@ def test_cli_beginner_mode_counts(tmp_path, capsys):
         ({"games": [{**GAMES[0], "difficulty": 5}]}, "game 1 was played at difficulty 5"),
         ({"games": GAMES, "colour": 1}, "unknown key 'colour'"),
         ([], "a campaign file is a JSON object"),
+        ({"games": [{**GAMES[0], "cities": ["a\x00b.txt", "x.txt", "y.txt"]}]},
+         r"game 1: .*a\\x00b.txt': not a file name"),
+        ({"games": GAMES, "name": "Winter \ud800"}, "name contains characters that are not text"),
+        ({"games": GAMES, "player": "M\x1be"}, "name contains characters that are not text"),
+        ({"games": [{**GAMES[0], "cities": ["/dev/zero", "x.txt", "y.txt"]}]},
+         "game 1: /dev/zero: not a file"),
     ],
     ids=["type-twice", "missing-file", "two-cities", "bad-row", "length", "difficulty",
-         "unknown-key", "not-object"],
+         "unknown-key", "not-object", "nul-in-path", "surrogate-in-name", "escape-in-player",
+         "device-as-city"],
 )
 def test_cli_mistakes_are_one_line_exit_2(tmp_path, capsys, data, message):
     path = write_campaign(tmp_path, data)
@@ -202,6 +209,26 @@ def test_cli_file_not_json(tmp_path, capsys):
     path.write_text("{games")
     assert main(["campaign", str(path)]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda p: p.write_text("[" * 100_000), "nested too deeply"),
+        (lambda p: p.write_bytes(b"{" + b" " * 1_000_001 + b"}"), "too large for a campaign file"),
+        (lambda p: p.write_bytes(b"\xff\xfe{}"), "not UTF-8 text"),
+        (lambda p: p.mkdir(), "not a file (a folder, a device or a pipe)"),
+        (named_pipe, "not a file (a folder, a device or a pipe)"),
+    ],
+    ids=["nested", "too-large", "not-utf8", "folder", "named-pipe"],
+)
+def test_a_campaign_file_that_is_none_is_one_line(tmp_path, capsys, make, message):
+    """Refused at once, never a traceback; a named pipe is not waited on."""
+    path = tmp_path / "c.json"
+    make(path)
+    assert main(["campaign", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
 
 
 # --- web API ----------------------------------------------------------------------------------

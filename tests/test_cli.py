@@ -1,11 +1,13 @@
 """The CLI on typed-in cities: scoreboard, JSON schema, and one-line errors with exit code 2."""
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import named_pipe
 
 from scorer.cli import main
 
@@ -192,3 +194,52 @@ def test_a_city_the_game_can_build_has_no_warnings(capsys):
     result = json.loads(captured.out)
     assert captured.err == "" and result["warnings"] == []
     assert all(c["warnings"] == [] for c in result["cities"])
+
+
+def serve_mistake(*args: str) -> str:
+    """Run ``btc-scorer serve`` as a process; it must stop at once with one line, exit 2."""
+    run = subprocess.run([sys.executable, "-m", "scorer.cli", "serve", *args],
+                         capture_output=True, text=True, check=False, timeout=60)
+    assert run.returncode == 2 and run.stdout == "", run
+    assert run.stderr.startswith("btc-scorer: error: ") and run.stderr.count("\n") == 1, run
+    return run.stderr
+
+
+def test_serve_on_a_port_in_use_is_one_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        err = serve_mistake("--port", str(port), "--data", str(tmp_path))
+    assert f"cannot listen on 127.0.0.1 port {port}" in err and "running already" in err
+
+
+def test_serve_with_a_data_folder_it_cannot_use_is_one_line(tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    assert "cannot be used" in serve_mistake("--data", str(tmp_path / "a-file"))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "btc.sqlite3").write_bytes(bytes(range(256)) * 16)
+    assert "not a database" in serve_mistake("--data", str(tmp_path / "other"))
+    assert (tmp_path / "other" / "btc.sqlite3").read_bytes() == bytes(range(256)) * 16
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--port", "99999"], "--port is a whole number from 1 to 65535, not '99999'"),
+    (["--port", "0"], "--port is a whole number from 1 to 65535"),
+    (["--threads", "0"], "--threads is a whole number from 1 to 64, not '0'"),
+], ids=["port-too-large", "port-zero", "no-threads"])
+def test_serve_options_out_of_range_are_one_line(tmp_path, args, message):
+    assert message in serve_mistake(*args, "--data", str(tmp_path))
+
+
+@pytest.mark.parametrize("make", [lambda p: p.mkdir(), named_pipe], ids=["folder", "named-pipe"])
+def test_a_city_file_that_is_no_file_is_refused_at_once(tmp_path, capsys, make):
+    make(tmp_path / "city.txt")
+    make(tmp_path / "city.jpg")
+    one_line_error(capsys, ["score-grid", str(tmp_path / "city.txt")], "not a file")
+    one_line_error(capsys, ["score", str(tmp_path / "city.jpg")], "city.jpg: not a file")
+
+
+def test_a_player_name_with_control_characters_is_refused(capsys):
+    one_line_error(capsys, ["score-grid", *TABLE, "--players", "Ann,B\x1b[2Jen,Cy"],
+                   "a player's name contains characters that are not text")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from urllib.parse import urlsplit
 
@@ -141,12 +142,20 @@ def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None
     from .server import make_server
 
     app, host = serving_app(host, port, data_dir, host_mode, lan)
+    try:
+        server = make_server(app, host, port, threads)
+    except (OSError, ValueError) as error:  # the port is taken, or the address is not ours
+        reason = getattr(error, "strerror", None) or str(error).rstrip(".")
+        advice = ("is the app running already? Choose another --port"
+                  if getattr(error, "errno", None) == errno.EADDRINUSE
+                  else "choose an address of this machine with --host, or another --port")
+        raise ScorerError(f"cannot listen on {host} port {port} ({reason}): {advice}") from None
     print(f"Between Two Cities scorer on http://{host}:{port}  (data in {app.config['DATA_DIR']}"
           f"{', host mode' if app.config['HOST_MODE'] else ''})", flush=True)
     if app.config["LAN_URL"]:
         print(f"Open {app.config['LAN_URL']} on the phones at the table (same Wi-Fi as this "
               f"machine; here, http://localhost:{port} works too)", flush=True)
-    make_server(app, host, port, threads).run()
+    server.run()
 
 
 def serving_app(host: str = "127.0.0.1", port: int = 8000, data_dir: str | None = None,

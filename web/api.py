@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, sen
 
 from scorer.city import BUILDINGS
 from scorer.errors import DecodeBusy, GridNotFound, ScorerError, TableError
-from scorer.table import check_seating, cities_for
+from scorer.table import check_seating, cities_for, is_text
 
 from . import service
 from .store import DELETED_KEPT_S, Gone, PhotoChanged, TableChanged
@@ -93,7 +93,7 @@ def _text(value, what: str, longest: int) -> str:
     """A name from JSON: a string of printable characters (surrogates and controls refused)."""
     if not isinstance(value, str):
         raise TableError(f"{what} must be text")
-    if any(0xD800 <= ord(c) <= 0xDFFF or (ord(c) < 32 and c not in "\t") for c in value):
+    if not is_text(value):
         raise TableError(f"{what} contains characters that are not text")
     value = " ".join(value.split())
     if len(value) > longest:

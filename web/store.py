@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from scorer.city import BUILDINGS
-from scorer.errors import TableError
+from scorer.errors import ScorerError, TableError
 from scorer.learned import LEARNED_FILE
 
 SCHEMA = """
@@ -126,6 +126,10 @@ def clean_text(value: str) -> str:
     return LONE_SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
 
 
+class UnusableFolder(ScorerError):
+    """A data folder the app cannot keep tables in: a file, read-only, another database."""
+
+
 class Store:
     """Data access over one SQLite file and the image folder beside it.
 
@@ -134,17 +138,22 @@ class Store:
 
     def __init__(self, folder: str | Path, orphan_grace_s: float = ORPHAN_GRACE_S):
         self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.images = self.folder / "images"
         self.path = self.folder / "btc.sqlite3"
-        db = sqlite3.connect(self.path, timeout=30)
         try:
-            db.executescript(SCHEMA)
-        finally:
-            db.close()
-        with self._db() as db:
-            self._migrate(db)
-        self.sweep(orphan_grace_s)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=30)
+            try:
+                db.executescript(SCHEMA)
+            finally:
+                db.close()
+            with self._db() as db:
+                self._migrate(db)
+            self.sweep(orphan_grace_s)
+        except (OSError, sqlite3.DatabaseError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise UnusableFolder(f"the data folder {self.folder} cannot be used ({reason}): "
+                                 "choose another one") from None
 
     @contextmanager
     def _db(self, write: bool = True) -> Iterator[sqlite3.Connection]:

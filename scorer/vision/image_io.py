@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from ..errors import DecodeBusy, ImageError
+from ..files import UnreadableFile, read_file
 from .config import DEFAULT, VisionConfig
 
 HEIC_BRANDS = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1")
@@ -175,12 +176,12 @@ def _decode_pil(data: bytes, kind: str) -> np.ndarray:
 
 
 def read_bytes(path: str, config: VisionConfig = DEFAULT) -> bytes:
-    """A photo file's bytes (at most one byte over the limit, so the limit can be told)."""
+    """A photo file's bytes (at most one byte over the limit, so the limit can be told);
+    ImageError, naming the file, for a file that cannot be read."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(config.max_bytes + 1)
-    except OSError as error:
-        raise ImageError(f"cannot read {path} ({error.strerror})") from None
+        return read_file(path, config.max_bytes)
+    except UnreadableFile as error:
+        raise ImageError(str(error)) from None
 
 
 def read_photo(path: str, config: VisionConfig = DEFAULT) -> np.ndarray:
