@@ -290,6 +290,12 @@ def test_unknown_table_ids_are_404(client, method, route, table_id):
     assert response.status_code == 404 and "no table" in response.json["error"]
 
 
+@pytest.mark.parametrize("path", ["/api", "/api/", "/api/nothing", "/api/tables/x/cities/\u0661"])
+def test_an_api_path_that_is_none_is_a_json_404(client, path):
+    response = client.get(path)
+    assert response.status_code == 404 and response.is_json and response.json["error"]
+
+
 @pytest.mark.parametrize("method, route", JSON_ROUTES, ids=[r for _, r in JSON_ROUTES])
 @pytest.mark.parametrize("body", [b"[" * 60_000, b"{\"a\":" * 5000, b'{"name": NaN}',
                                   b'{"corners": Infinity}', b"\xff\xfe"],

@@ -96,9 +96,14 @@ def _guard(app: Flask) -> None:
     @app.after_request
     def protect(response):
         response.headers.update(SECURITY_HEADERS)
-        if request.path.startswith("/api/"):
+        if _is_api():
             response.headers.setdefault("Cache-Control", "no-store")
         return response
+
+
+def _is_api() -> bool:
+    """Whether this request is the API's (answered in JSON), ``/api`` itself included."""
+    return request.path == "/api" or request.path.startswith("/api/")
 
 
 def _split(url: str):
@@ -120,7 +125,7 @@ def _errors(app: Flask) -> None:
             message = (f"the form is too large: send one photo as field 'photo' (at most "
                        f"{app.config['MAX_FORM_PARTS']} fields, text fields up to "
                        f"{app.config['MAX_FORM_MEMORY_SIZE'] // 1024} KB)")
-        if request.path.startswith("/api/") or error.code == 413:
+        if _is_api() or error.code == 413:
             return jsonify(error=message), error.code
         return error
 
@@ -131,7 +136,7 @@ def _errors(app: Flask) -> None:
             return http_error(error)
         app.logger.exception("unexpected error on %s", request.path)
         message = "something went wrong on the server; your tables are safe, please try again"
-        if request.path.startswith("/api/"):
+        if _is_api():
             return jsonify(error=message), 500
         return message, 500
 
