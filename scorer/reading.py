@@ -59,9 +59,25 @@ class Reading:
     timing_ms: dict[str, float] = field(default_factory=dict)
 
     def uncertain(self) -> list[list[int]]:
-        """Cells whose reading the player should check."""
+        """Cells the model doubts."""
         return [[r, c] for r, row in enumerate(self.confidence) for c, p in enumerate(row)
                 if p < self.config.low_confidence]
+
+    def tile_px(self) -> float:
+        """A tile's mean width in the photo, in full-size pixels."""
+        return float(np.linalg.norm(self.corners - np.roll(self.corners, 1, axis=0),
+                                    axis=1).mean() / SIZE)
+
+    def small_tiles(self) -> bool:
+        """Tiles too small in the photo for the model to know its errors."""
+        return self.tile_px() < self.config.min_sure_tile_px
+
+    def to_check(self) -> list[list[int]]:
+        """Cells whose reading the player should check: those the model doubts, or every
+        cell when the tiles are too small."""
+        if self.small_tiles():
+            return [[r, c] for r in range(SIZE) for c in range(SIZE)]
+        return self.uncertain()
 
     def cells_bytes(self) -> bytes | None:
         """The cells to learn from, as the store keeps them: (16, D) float16."""
@@ -78,7 +94,9 @@ class Reading:
             "confidence": self.confidence,
             "corners": np.round(self.corners, 1).tolist(),
             "duplex": self.duplex,
-            "uncertain": self.uncertain(),
+            "uncertain": self.to_check(),
+            "tile_px": round(self.tile_px(), 1),
+            "small_tiles": self.small_tiles(),
             "photo_size": list(self.photo.size),
             "warp": {"side": side, "pad": pad},
             "adapted": self.adapted,

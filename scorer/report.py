@@ -86,7 +86,10 @@ def format_city_block(index: int, city: dict, label: str = "") -> list[str]:
         lines.append(f"  {'total':<10}{difficulty['total']:>4}  {difficulty['line']}")
     else:
         lines.append(f"  {'total':<10}{city['scores']['total'] + city.get('modifier', 0):>4}")
-    if city.get("uncertain"):
+    if city.get("small_tiles"):
+        lines.append(f"  check: every cell (the tiles are only {city['tile_px']:.0f} px wide in "
+                     "the photo: take it closer to be sure)")
+    elif city.get("uncertain"):
         doubtful = [f"{_cells([cell])} ({city['confidence'][cell[0]][cell[1]]:.0%} sure)"
                     for cell in city["uncertain"]]
         lines.append(f"  check: {', '.join(doubtful)} (read with low confidence)")

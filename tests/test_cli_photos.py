@@ -86,3 +86,19 @@ def test_fuzzed_files_are_one_line_and_exit_2_with_no_library_noise(tmp_path, ca
             assert err.count("\n") == 1 and err.startswith("btc-scorer: error:"), (what, err)
         else:
             assert err == "" and out, (what, err)
+
+
+@pytest.mark.parametrize("width, small", [(100, True), (240, False)], ids=["14px", "36px"])
+def test_tiles_too_small_to_be_sure_flag_every_cell(tmp_path, capsys, width, small):
+    """Tiles of 12 to 18 px were seen misread with no doubt shown (this photo shrunk so): at
+    14 px every cell is flagged and the scoreboard says why; at 36 px, no cell."""
+    image = Image.open(photo("easy-00"))
+    image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
+    path = tmp_path / "small.jpg"
+    image.save(path, quality=92)
+    assert main(["score", "--json", str(path)]) == 0
+    city = json.loads(capsys.readouterr().out)["cities"][0]
+    assert city["small_tiles"] is small and (city["tile_px"] < 20) is small
+    assert len(city["uncertain"]) == (16 if small else 0)
+    assert main(["score", str(path)]) == 0
+    assert ("check: every cell (the tiles are only" in capsys.readouterr().out) is small

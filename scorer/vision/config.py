@@ -52,6 +52,8 @@ class VisionConfig:
     corner_span: tuple[float, float] = (-0.06, 0.44)  # icon corner, in cell units
     corner_input: int = 48
     low_confidence: float = 0.8  # below this a cell is flagged for the player to check
+    min_sure_tile_px: float = 20  # tiles narrower in the photo: every cell is flagged (read
+    # from fewer pixels, the model errs without doubting)
     steady_shifts: tuple[float, ...] = (-0.08, 0, 0.08)  # a doubtful cell's tavern kind is
     # read again with the city shifted this many cells each way (both ways at once too), ...
     steady_scales: tuple[float, ...] = (0.95, 1.05)  # ... and scaled so, over all the views

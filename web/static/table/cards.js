@@ -132,7 +132,8 @@ export function cityCard(page, city, index) {
   if (city.photo && !unread && city.reading && city.reading.more_cities) card.append(severalCities(page, index));
   const corrected = correctedCells(city);
   const low = flaggedCount(page, index);
-  if (low) card.append(el("p", { className: "hint warn", textContent: `${plural(low, "cell", "cells")} to check (marked ?): tap to correct, or adjust the corners if the grid is off.` }));
+  const small = low && city.reading.small_tiles ? ` The tiles are only ${Math.round(city.reading.tile_px)} px wide in this photo: too small to be sure of any; a closer photo reads surely.` : "";
+  if (low) card.append(el("p", { className: "hint warn", textContent: `${plural(low, "cell", "cells")} to check (marked ?): tap to correct, or adjust the corners if the grid is off.${small}` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${plural(corrected.length, "cell", "cells")} corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index, low));
   const error = el("p", { className: "error card-error", textContent: ((!unread || apart) && message) || "" });
