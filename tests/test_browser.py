@@ -504,6 +504,9 @@ def test_home_page_shows_each_tables_winner_and_the_players_stats(server, browse
     assert rows["Yan"] == ["1", "1", "47.0", "47", "53"]
     assert rows["Zoe"] == ["1", "0", "37.0", "37", "53"]
     assert "Wu" not in rows  # only complete tables count
+    expect(page.locator("#stats-note")).to_be_visible()
+    page.set_viewport_size({"width": 320, "height": 640})  # the smallest phone: no column hidden
+    assert page.locator(".stats-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
     assert blocked == []
     page.close()
 

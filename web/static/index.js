@@ -146,6 +146,7 @@ function showStats(players) {
     ...[p.games, p.wins, p.average.toFixed(1), p.best, p.best_city].map(
       (value) => el("td", { textContent: String(value) })))));
   table.hidden = !players.length;
+  document.getElementById("stats-note").hidden = !players.length;
   document.getElementById("stats-empty").hidden = players.length > 0;
 }
 
