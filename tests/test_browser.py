@@ -380,6 +380,9 @@ def test_a_table_deleted_on_another_phone_says_so_and_offers_nothing_to_photogra
         "This table was deleted, or its link is wrong: open a table from the home page.",
         timeout=12_000)
     expect(page.locator(".photo-actions")).to_be_hidden()
+    for hidden in ("#rename", "#delete", "#cities", "#scoreboard-card", "#still-to-add"):
+        expect(page.locator(hidden)).to_be_hidden()  # every action would fail: none is offered
+    assert page.locator("main button:visible, main a:visible, main input:visible").count() == 0
     page.close()
 
 

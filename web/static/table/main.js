@@ -99,7 +99,7 @@ function wire(page) {
 // shown (and when it comes back into view), but never in the middle of something here.
 const REFRESH_MS = 5000;
 
-const quiet = (page) => !document.hidden && page.table && !page.busy.size && !page.pending.size
+const quiet = (page) => !page.gone && !document.hidden && page.table && !page.busy.size && !page.pending.size
   && !page.paint && !page.nextCell && page.swapFrom === null && !page.reordering && !page.wholeTable
   && !page.countsOpen.size && !$("picker").open && !document.querySelector(".corner-wrap .dot");
 
@@ -125,10 +125,12 @@ function refreshSoon(page) {
   if (!soon) soon = setTimeout(() => { soon = null; refresh(page); }, SOON_MS);
 }
 
-// The table is no more (deleted, maybe on another phone): say so, and offer nothing to photograph.
+// The table is no more (deleted, maybe on another phone): say so, and offer nothing to tap
+// (its cities, buttons and exports are hidden: each would fail), nor ask the server again.
 function gone(page) {
+  page.gone = true;
   page.showError("This table was deleted, or its link is wrong: open a table from the home page.");
-  document.querySelector(".photo-actions").hidden = true;
+  document.body.classList.add("table-gone");
 }
 
 const page = createPage($("cities"), render);
