@@ -1849,6 +1849,45 @@ def test_a_whole_table_photo_with_too_many_cities_changes_nothing(server, browse
     page.close()
 
 
+def test_adjusting_a_city_of_a_whole_table_photo_shows_the_city_large_enough_to_tap(
+        server, browser):
+    """A city of a whole-table photo is small on a phone: the corner picker shows the part of
+    the photo around it (a button shows the whole photo), and taps there read it again."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy", "Dee"])
+    sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
+                             multipart={"photo": {"name": "t.jpg", "mimeType": "image/jpeg",
+                                                  "buffer": (TABLES / "table-4.jpg").read_bytes()}})
+    assert sent.ok, sent.text()
+    city = sent.json()["cities"][1]
+    corners, (width, _) = city["reading"]["corners"], city["reading"]["photo_size"]
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="2"]')
+    card.get_by_role("button", name="Adjust corners").click()
+    view, image = card.locator(".corner-view"), card.locator(".corner-wrap img")
+    expect(view).to_have_class(re.compile(r"\bzoomed\b"))
+    page.wait_for_function("document.querySelector('.corner-wrap img').naturalWidth > 0")
+    view.scroll_into_view_if_needed()
+    shown, box = view.bounding_box(), image.bounding_box()
+    assert abs(shown["width"] - shown["height"]) < 2  # a square around the city
+    xs = [box["x"] + x / width * box["width"] for x, _ in corners]
+    assert max(xs) - min(xs) > 0.4 * shown["width"]  # the city fills much of it
+    card.get_by_role("button", name="Show the whole photo").click()
+    expect(view).not_to_have_class(re.compile(r"\bzoomed\b"))
+    assert image.bounding_box()["width"] <= shown["width"] + 1  # the whole photo, in the card
+    card.get_by_role("button", name="Zoom to the city").click()
+    box = image.bounding_box()
+    with page.expect_response(lambda r: r.url.endswith("/corners")) as answer:
+        for x, y in corners:  # the corners as read, tapped on the city shown large
+            at = {"x": box["x"] + x / width * box["width"], "y": box["y"] + y / width * box["width"]}
+            assert inside(at, view.bounding_box())
+            page.mouse.click(at["x"], at["y"])
+    assert answer.value.ok
+    kept = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"][1]
+    assert kept["grid"] == city["grid"]
+    page.close()
+
+
 def test_a_seating_changed_on_a_stale_phone_is_refused_and_the_table_shown_as_it_is(server, browser):
     """Another phone moves the cities just before this one turns the seating (this one has
     not looked again yet): nothing moves twice; the panel says why and shows the new seats."""

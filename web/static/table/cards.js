@@ -287,9 +287,12 @@ function cornerPicker(page, index, message, warn = true) {
   const note = el("p", { className: `hint${warn ? " warn" : ""} corner-note`, textContent: message });
   note.setAttribute("role", "status");
   const wrap = el("div", { className: "corner-wrap" }, img);
+  const view = el("div", { className: "corner-view" }, wrap);
   const { corners, photo_size: size } = page.table.cities[index].reading || {};
+  let zoom = null;
   if (!warn && corners && size) { // adjusting: the outline read, to tap around it
     wrap.insertAdjacentHTML("beforeend", `<svg class="corner-outline" viewBox="0 0 ${size[0]} ${size[1]}" preserveAspectRatio="none" aria-hidden="true" focusable="false"><polygon points="${polygonPoints(corners)}"/></svg>`);
+    zoom = zoomToCity(view, wrap, corners, size);
   }
   img.addEventListener("click", async (e) => {
     const box = img.getBoundingClientRect();
@@ -311,7 +314,36 @@ function cornerPicker(page, index, message, warn = true) {
       }
     }
   });
-  return el("div", {}, note, wrap);
+  return el("div", {}, note, view, ...(zoom ? [zoom] : []));
+}
+
+// A city small in its photo (one of a whole-table photo): the picker shows the part of the
+// photo around it, half a city wide on each side, so that its corners are large enough to
+// tap; a button shows the whole photo instead (and back). Null when the city fills the photo.
+const ZOOM_MARGIN = 0.5; // of the city's extent, on each side
+const MIN_ZOOM = 1.5; // less than this is not worth hiding the rest of the photo
+function zoomToCity(view, wrap, corners, [w, h]) {
+  const xs = corners.map((p) => p[0]);
+  const ys = corners.map((p) => p[1]);
+  const extent = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  const side = Math.min(w, h, extent * (1 + 2 * ZOOM_MARGIN)); // a square crop
+  const clamp = (v, most) => Math.max(0, Math.min(most, v));
+  const x = clamp((Math.min(...xs) + Math.max(...xs) - side) / 2, w - side);
+  const y = clamp((Math.min(...ys) + Math.max(...ys) - side) / 2, h - side);
+  const scale = w / side;
+  if (scale < MIN_ZOOM) return null;
+  const button = el("button", { type: "button", className: "small" });
+  const show = (zoomed) => {
+    view.classList.toggle("zoomed", zoomed);
+    view.style.aspectRatio = zoomed ? "1 / 1" : "";
+    wrap.style.width = zoomed ? `${100 * scale}%` : ""; // margins in % are of the view's width
+    wrap.style.marginLeft = zoomed ? `${(-100 * scale * x) / w}%` : "";
+    wrap.style.marginTop = zoomed ? `${(-100 * scale * y) / w}%` : "";
+    button.textContent = zoomed ? "Show the whole photo" : "Zoom to the city";
+    button.onclick = () => show(!zoomed);
+  };
+  show(true);
+  return button;
 }
 
 // Solo beginner mode: Automaville's tiles are sorted by type, so the player types counts.
