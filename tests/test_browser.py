@@ -1849,6 +1849,29 @@ def test_a_whole_table_photo_with_too_many_cities_changes_nothing(server, browse
     page.close()
 
 
+def test_a_city_photographed_far_down_the_page_stays_in_view_while_it_is_read(server, browser):
+    """The cards above change height as the table fills, and the upload's bar is at the top:
+    the card whose photo is read stays where the player had it on screen (before, the page
+    scrolled to the bar and the cards grew above it: the card moved 470 to 900 px)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, PLAYERS)
+    page.goto(f"{server}/tables/{table_id}")
+    for city, case in ((1, CASES[1]), (2, CASES[2]), (3, CASES[3])):
+        card = page.locator(f'.city[data-city="{city}"]')
+        card.evaluate("c => window.scrollTo(0, c.getBoundingClientRect().top + scrollY - 300)")
+        top = card.bounding_box()["y"]
+        card.locator("input[type=file]:not([capture])").set_input_files(str(photo(case)))
+        tops = []
+        while not card.locator(".grid-wrap.photo").count():
+            tops.append(card.bounding_box()["y"])
+            page.wait_for_timeout(100)
+        page.wait_for_timeout(500)
+        tops.append(card.bounding_box()["y"])
+        # (at most the upload's bar, shown at the top while the table's first card is in view)
+        assert max(abs(t - top) for t in tops) <= 40, (city, top, tops)
+    page.close()
+
+
 def test_adjusting_a_city_of_a_whole_table_photo_shows_the_city_large_enough_to_tap(
         server, browser):
     """A city of a whole-table photo is small on a phone: the corner picker shows the part of

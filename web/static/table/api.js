@@ -23,7 +23,8 @@ const SLOW_S = 5; // a read still running after this many seconds shows the uplo
 // POST a photo to url, showing "label: uploading 40 %", then "label: reading the city… 7 s",
 // the seconds since it was sent counting; after SLOW_S seconds slowNote, if any, shows under the bar.
 // Resolves to {ok, status, data}: the server's answer (the table, or {error}); status 0: not sent.
-export function upload(url, blob, label, reading = "reading the city…", slowNote = "") {
+// reveal: scroll the bar into view (not for one city's photo: its card says it is being read).
+export function upload(url, blob, label, reading = "reading the city…", slowNote = "", reveal = true) {
   return new Promise((resolve) => {
     const bar = $("progress");
     let doing = "uploading";
@@ -33,7 +34,7 @@ export function upload(url, blob, label, reading = "reading the city…", slowNo
     bar.hidden = false;
     bar.firstElementChild.style.width = "0";
     show();
-    inView(bar);
+    if (reveal) inView(bar); // (a city's own card shows it being read: the page stays there)
     const ticking = setInterval(() => {
       show();
       if (slowNote && seconds() >= SLOW_S) showNote(slowNote);

@@ -31,7 +31,8 @@ export async function sendPhotos(page, files, indexes, asked = false) {
       const index = targets[k];
       busy.set(index, "Reading…");
       page.render();
-      const result = await upload(`${page.api}/cities/${index + 1}/photo`, await shrink(files[k]), `City ${index + 1} (${cityName(page.table, index)})`);
+      const result = await upload(`${page.api}/cities/${index + 1}/photo`, await shrink(files[k]), `City ${index + 1} (${cityName(page.table, index)})`,
+        undefined, undefined, count > 1);
       busy.delete(index);
       if (result.ok) {
         page.retry.delete(index);

@@ -14,6 +14,7 @@ import { ago, cityName, listed } from "./words.js";
 function render(page) {
   const { table } = page;
   const focus = focusedKey();
+  const anchor = cardInView();
   document.title = `${table.name} · Between Two Cities`;
   $("table-name").textContent = table.name;
   const variant = { 1: "solo against Automaville", 2: "two-player variant" }[table.players.length] || `${table.players.length} players`;
@@ -38,7 +39,23 @@ function render(page) {
   renderSeating(page);
   $("export-json").href = `${page.api}/export.json`;
   $("export-csv").href = `${page.api}/export.csv`;
+  keepInView(anchor);
   refocus(focus);
+}
+
+// The city card the player is looking at, and where it is on screen: the cities are drawn anew
+// on every change (a photo read, a cell corrected, another phone's change), and the cards
+// around it change height, so the page keeps that card where it was rather than jump.
+function cardInView() {
+  const cards = [...document.querySelectorAll("#cities .city")];
+  const card = cards.find((c) => c.getBoundingClientRect().top >= 0 && c.getBoundingClientRect().top < innerHeight)
+    || cards.find((c) => c.getBoundingClientRect().bottom > 0);
+  return card && scrollY > 0 ? { city: card.dataset.city, top: card.getBoundingClientRect().top } : null;
+}
+
+function keepInView(anchor) {
+  const card = anchor && document.querySelector(`#cities .city[data-city="${anchor.city}"]`);
+  if (card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
 }
 
 // Once some cities are in, which are still to add (a whole-table photo may leave some out).
