@@ -152,8 +152,8 @@ def score_campaign(games: list[tuple[dict, str]], length: int = 3, difficulty: i
     return {"length": length, "difficulty": difficulty, "mode": mode, "player": player,
             "games": scored, "total": total, "complete": len(scored) == length,
             "types_left": [t for t in TYPES if t not in chosen],
-            "line": " + ".join(str(g["points"]) for g in scored) + f" = {total}" if scored
-            else "no games yet", "lines": lines}
+            "line": " + ".join(str(g["points"]) for g in scored) + f" = {total}"
+            if len(scored) > 1 else str(total) if scored else "no games yet", "lines": lines}
 
 
 def format_campaign(campaign: dict, name: str = "") -> str:

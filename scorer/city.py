@@ -129,12 +129,12 @@ class SortedCity:
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise TableError(f"Automaville's {building} count must be a whole number "
                                  f"from 0 (got {str(n)[:20]!r})")
-            if n > GAME_SUPPLY[building]:
-                raise TableError(f"Automaville cannot have {n} {building} buildings: "
-                                 f"the game has only {GAME_SUPPLY[building]}")
+        too_many = [f"{n} {b} buildings: the game has only {GAME_SUPPLY[b]}"
+                    for b, n in zip(BUILDINGS, self.counts, strict=True) if n > GAME_SUPPLY[b]]
         if sum(self.counts) > TILES:
-            raise TableError(f"Automaville cannot have {sum(self.counts)} buildings: "
-                             f"a finished city has {TILES}")
+            too_many.append(f"{sum(self.counts)} buildings: a finished city has {TILES}")
+        if too_many:  # every count at fault, at once
+            raise TableError("Automaville cannot have " + "; and cannot have ".join(too_many))
 
     @classmethod
     def from_counts(cls, counts) -> SortedCity:

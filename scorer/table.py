@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .city import GAME_SUPPLY, TILES, TYPES, City, PartialCity, SortedCity, beyond_supply
 from .duplex import holds_two_duplexes
 from .errors import TableError
-from .rules import CATEGORIES, factory_ranks, score_city, score_sorted_city
+from .rules import factory_ranks, score_city, score_sorted_city
 
 DIFFICULTY_MODIFIER = {1: -6, 2: -4, 3: -2, 4: 0, 5: 2, 6: 4, 7: 6}
 AUTOMAS = ("Automartin", "Automanon")
@@ -202,7 +202,7 @@ def _tiebreak_key(entry: dict, two_player: bool) -> tuple:
 
 def _criteria(two_player: bool) -> list[str]:
     first = [] if two_player else ["higher city score"]
-    return ["final score", *first, *CATEGORIES]  # shops, factories (not "factorys"), ...
+    return ["final score", *first, *(f"{t} tiles" for t in TYPES)]  # counted, not scored
 
 
 def rank_players(entries: list[dict], two_player: bool) -> list[str]:

@@ -110,8 +110,11 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         if look.not_tiles and (searches or retry) and not on_tiles:  # corners off: search
             searches -= not retry  # around it as in a single photo (again: not counted)
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
+            before = look
             look = _read_around(reader, seen.image, quad, size,
                                 [lk.quad for lk in found] if retry else [])
+            if look is None or look.not_tiles > before.not_tiles:  # the search went astray:
+                look = before  # the region's own look, nearer its tiles, is centred below
             searched = n < len(todo)
         # the search read a neighbour: the region's own tiles may be a city beside it
         on_lattice = searched and look is not None and _read_before(look, found, cfg)

@@ -436,8 +436,12 @@ def test_solo_automaville_typed_as_counts(server, browser):
     assert page.locator('.city[data-city="1"] .type-counts').count() == 0
     card.get_by_role("button", name="Type counts").click()
     card.get_by_label("Drink tavern").fill("8")
+    card.get_by_label("Shop").fill("12")
     card.get_by_role("button", name="Score counts").click()
-    expect(card.locator(".card-error")).to_contain_text("the game has only 7")
+    expect(card.locator(".card-error")).to_contain_text(
+        "8 tavern-drink buildings: the game has only 7; and cannot have 20 buildings")
+    expect(card.get_by_label("Drink tavern")).to_have_value("8")  # what was typed, to fix
+    expect(card.get_by_label("Shop")).to_have_value("12")
     card.get_by_label("Drink tavern").fill("1")
     for label, n in (("Shop", "6"), ("Music tavern", "1"), ("Food tavern", "2"), ("Park", "3")):
         card.get_by_label(label).fill(n)
@@ -445,9 +449,10 @@ def test_solo_automaville_typed_as_counts(server, browser):
     expect(card.locator(".counts-summary")).to_have_text(
         "Tiles sorted by type: Shop 6, Drink tavern 1, Food tavern 2, Music tavern 1, Park 3")
     expect(card.locator(".total")).to_have_text("41 points")
+    expect(card.get_by_role("button", name="Type over")).to_be_visible()  # counts are kept
     page.click('.score[data-category="parks"][data-city="2"]')
     assert page.locator("#why-sheet .why").inner_text() == \
-        "Parks 10: 3 as separate pairs (8 for a pair + 2 for one)"
+        "Parks 10: 3 parks, each pair apart from the others (8 for a pair + 2 for one)"
     assert blocked == []
     page.close()
 
@@ -850,6 +855,25 @@ def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(serve
     expect(card.get_by_role("button", name="Type in")).to_be_visible()
     assert card.locator(".retry").count() == 0  # another photo or the corners help, not a retry
     assert asked == []  # the error's answer carried the table
+
+    # Corners tapped: counted, and a mistaken tap started over; four on the bare floor are
+    # refused, and the note gives that reason with the one way it does not name.
+    image = card.locator(".corner-wrap img")
+    image.scroll_into_view_if_needed()
+    box = image.bounding_box()
+    image.click(position={"x": box["width"] * 0.2, "y": box["height"] * 0.2})
+    expect(card.locator(".corner-count")).to_have_text("1 of 4 corners tapped")
+    card.get_by_role("button", name="Start the corners over").click()
+    expect(card.locator(".corner-wrap .dot")).to_have_count(0)
+    expect(card.locator(".corner-count")).to_have_text("")
+    with page.expect_response(lambda r: r.url.endswith("/corners")) as answer:
+        for fx, fy in ((0.3, 0.3), (0.7, 0.3), (0.7, 0.7), (0.3, 0.7)):
+            image.click(position={"x": box["width"] * fx, "y": box["height"] * fy})
+    assert answer.value.status == 422
+    expect(card.locator(".corner-note")).to_have_text(
+        "No tile inside the four corners tapped: tap the city's four outer corners, or type "
+        "the city in. Or take another photo.")
+    asked.clear()
 
     # A file that is no image, sent next: nothing changed, said apart from the photo shown.
     text = tmp_path / "notes.txt"

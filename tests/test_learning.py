@@ -224,6 +224,13 @@ def test_learned_tiles_move_between_machines(client, tmp_path):
     imported = other.post("/api/learning/import", data={"file": (io.BytesIO(exported), "x.npz")},
                           content_type="multipart/form-data")
     assert imported.status_code == 200 and imported.json["cells"] == 16
+    assert imported.json["imported"] == {"added": 16, "known": 0}
+    again = other.post("/api/learning/import", data={"file": (io.BytesIO(exported), "x.npz")},
+                       content_type="multipart/form-data")  # the same file twice: not doubled
+    assert again.json["cells"] == 16 and again.json["imported"] == {"added": 0, "known": 16}
+    home = client.post("/api/learning/import", data={"file": (io.BytesIO(exported), "x.npz")},
+                       content_type="multipart/form-data")  # back where it was exported
+    assert home.json["cells"] == 16 and home.json["imported"]["known"] == 16
     for junk in (b"PK nonsense", b"PK\x03\x04" + bytes(100), _zip_bomb(), _huge_header()):
         bad = other.post("/api/learning/import", data={"file": (io.BytesIO(junk), "x.npz")},
                          content_type="multipart/form-data")

@@ -34,7 +34,7 @@ def test_tiebreak_example_ben_beats_emily_on_shops():
     reasons = rank_players(players, two_player=False)
     assert [p["name"] for p in players] == ["Ben", "Emily"]
     assert [p["rank"] for p in players] == [1, 2]
-    assert reasons == ["Ben ahead of Emily: both 56 points, shops 5 vs 4"]
+    assert reasons == ["Ben ahead of Emily: both 56 points, shop tiles 5 vs 4"]
 
 
 def test_first_tiebreaker_is_higher_city():
@@ -69,7 +69,7 @@ def test_two_player_ties_go_straight_to_building_counts():
     result = score_table(Table((one_shop, one_park, one_park, one_park), ("Ann", "Ben")))
     assert [p["final"] for p in result["players"]] == [34, 34]
     assert result["winner"] == ["Ann"]
-    assert result["tiebreaks"] == ["Ann ahead of Ben: both 34 points, shops 1 vs 0"]
+    assert result["tiebreaks"] == ["Ann ahead of Ben: both 34 points, shop tiles 1 vs 0"]
 
 
 @pytest.mark.parametrize(

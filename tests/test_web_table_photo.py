@@ -295,3 +295,19 @@ def test_a_new_photo_of_a_city_read_with_tapped_corners_leaves_its_table_photo(c
     reading = read.json["cities"][2]["reading"]
     assert "table_photo" not in reading and "in_photo" not in reading
     assert [c["reading"].get("table_photo") for c in read.json["cities"]] == [shot, shot, None, shot]
+
+
+def test_a_city_read_from_a_photo_of_several_is_learned_only_once_a_player_accepts_it(client):
+    """Which of the photo's cities was read, only a player can say: the table's scoreboard
+    does not vouch for it, as it does for a photo of one city."""
+    table = new_table(client, "ABC")
+    before = client.get("/api/learning").json["cells"]
+    sent = send_for_city(client, table["id"], 1, (TABLES / "table-pair.jpg").read_bytes())
+    assert sent.json["cities"][0]["reading"]["more_cities"] is True
+    for city in (2, 3):  # typed in: the table is complete, its scoreboard seen
+        client.put(f"/api/tables/{table['id']}/cities/{city}/grid",
+                   json={"grid": [["shop"] * 4] * 4})
+    assert client.get(f"/api/tables/{table['id']}").json["scores"]["complete"]
+    assert client.get("/api/learning").json["cells"] == before
+    assert client.post(f"/api/tables/{table['id']}/cities/1/accept").status_code == 200
+    assert client.get("/api/learning").json["cells"] == before + 16

@@ -390,8 +390,8 @@ def import_learning():
     if upload is None:
         raise TableError("send the exported file as multipart form field 'file'")
     reader = current_app.extensions["reader"]
-    service.import_lessons(_store(), reader, upload.read())
-    return jsonify(reader.learning())
+    imported = service.import_lessons(_store(), reader, upload.read())
+    return jsonify({**reader.learning(), "imported": imported})
 
 
 # --- history of the tables, and the players' statistics (not in host mode) ------------------

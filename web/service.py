@@ -110,19 +110,29 @@ def export_lessons(store: Store) -> bytes:
     return lessons_to_bytes(store.lessons())
 
 
-def import_lessons(store: Store, lazy: LazyReader, data: bytes) -> None:
-    """Add an exported file's lessons to what is learned; TableError for a bad file or when
-    what they teach would read the built-in cells worse (then nothing is added)."""
+def import_lessons(store: Store, lazy: LazyReader, data: bytes) -> dict:
+    """Add an exported file's lessons to what is learned: ``{"added", "known"}``, the cells
+    new here and those already learned (the same file imported twice, or exported from this
+    app: not counted twice). TableError for a bad file or when what they teach would read the
+    built-in cells worse (then nothing is added)."""
     reader = lazy.get()
     lessons = lessons_from_bytes(data, reader.classifier.feature_size)
     with lazy.learning_lock:
+        learned = store.lessons()
+        seen = {(cell, building) for cell, building, _ in learned}
+        new = []
+        for cell, building, player in lessons:
+            if (cell, building) not in seen:
+                seen.add((cell, building))
+                new.append((cell, building, player))
         try:
-            adaptation = reader.learn(store.lessons() + lessons)
+            adaptation = reader.learn(learned + new)
         except LearningRefused as refusal:
             raise TableError(f"these learned tiles were not used: {refusal}") from None
-        store.add_lessons(lessons)
+        store.add_lessons(new)
         store.keep_learned(adaptation.to_bytes() if adaptation else None)
         lazy.refused = None
+    return {"added": len(new), "known": len(lessons) - len(new)}
 
 
 def _known(city: dict) -> City | SortedCity:

@@ -776,10 +776,12 @@ class Store:
             complete[c["table_id"]] = complete.get(c["table_id"], True) and known
         for c, reading, grid in cities:
             if not c["cells"] or not isinstance(reading, dict) or reading.get("unread") \
-                    or not is_complete(grid) or not (reading.get("accepted") or complete[c["table_id"]]):
+                    or not is_complete(grid) or not (reading.get("accepted") or (
+                        complete[c["table_id"]] and not reading.get("more_cities"))):
                 continue
             # a complete table vouches for its cells, but not for those flagged as doubtful
-            # that no player looked at (an accepted reading vouches for every cell)
+            # that no player looked at (an accepted reading vouches for every cell), nor for
+            # a city read from a photo of several: which of them was read, only a player says
             doubtful = set() if reading.get("accepted") else {
                 tuple(rc) for rc in reading.get("uncertain") or []}
             for i in range(16):

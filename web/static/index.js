@@ -67,6 +67,13 @@ function showLearning(data) {
   const refused = $("learning-refused");
   refused.hidden = !data.refused;
   refused.textContent = data.refused || "";
+  const imported = $("learning-imported");
+  imported.hidden = !data.imported;
+  if (data.imported) {
+    const { added, known } = data.imported;
+    imported.textContent = `Imported: ${added} new cell${added === 1 ? "" : "s"}`
+      + (known ? `; ${known} ${known === 1 ? "was" : "were"} learned already (not counted twice).` : ".");
+  }
 }
 
 

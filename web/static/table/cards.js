@@ -91,7 +91,7 @@ export function cityCard(page, city, index) {
   const actions = el("div", { className: "row" },
     fileButton("Take photo", "small primary take-photo", photo, index), photo,
     fileButton("Choose photo", "small choose-photo", pick, index), pick);
-  const type = el("button", { type: "button", className: "small type-grid", textContent: city.grid && city.grid.flat().some(Boolean) ? "Type over" : "Type in" });
+  const type = el("button", { type: "button", className: "small type-grid", textContent: city.counts || (city.grid && city.grid.flat().some(Boolean)) ? "Type over" : "Type in" });
   type.dataset.focus = `type:${index}`;
   type.addEventListener("click", () => typeOver(page, city, index));
   actions.append(type);
@@ -102,6 +102,7 @@ export function cityCard(page, city, index) {
     counts.setAttribute("aria-expanded", String(open));
     counts.addEventListener("click", () => {
       if (page.countsOpen.has(index)) page.countsOpen.delete(index); else page.countsOpen.add(index);
+      page.countsTyped.delete(index); // closed or opened anew: the counts as kept
       page.render();
     });
     actions.append(counts);
@@ -122,7 +123,10 @@ export function cityCard(page, city, index) {
   // A photo with no city found: one message, the server's reason while the page has it.
   const message = page.cardErrors[index];
   const apart = changedNothing(message); // about a photo not kept, not the one shown
-  if (unread) card.append(cornerPicker(page, index, `${sentence((!apart && message) || "no city found in the last photo")} Tap the city's four corners on it, type the city in, or take another photo.`));
+  const why = (!apart && message) || "no city found in the last photo";
+  const advice = /type the city in/.test(why) ? " Or take another photo." // (it says what to tap)
+    : " Tap the city's four corners on it, type the city in, or take another photo.";
+  if (unread) card.append(cornerPicker(page, index, `${sentence(why)}${advice}`));
   if (city.counts) card.append(countsSummary(page, city));
   if (isAutomaville(table, index) && page.countsOpen.has(index)) card.append(countsForm(page, city, index));
   const typing = city.grid && !city.counts && !busy.has(index)
@@ -225,10 +229,11 @@ async function typeOver(page, city, index) {
   const empty = [0, 1, 2, 3].map(() => [null, null, null, null]);
   const had = holdsSomething(city);
   const tiles = city.grid ? city.grid.flat().filter(Boolean).length : 0;
-  const what = !city.photo ? `its ${plural(tiles, "tile", "tiles")} wiped` : city.grid ? "its photo's reading put aside" : "its photo put aside";
+  const what = city.counts ? "its tile counts wiped" : !city.photo ? `its ${plural(tiles, "tile", "tiles")} wiped`
+    : city.grid ? "its photo's reading put aside" : "its photo put aside";
   try {
     page.answer(await call("PUT", `${page.api}/cities/${index + 1}/grid`, { grid: empty }));
-    if (had) offerUndo(page, index, `City ${index + 1} ${city.grid ? "typed over" : "typed in"}: ${what}.`, restoreCity(page, index));
+    if (had) offerUndo(page, index, `City ${index + 1} ${city.grid || city.counts ? "typed over" : "typed in"}: ${what}.`, restoreCity(page, index));
     forgetConfirmed(page, index);
     setCardError(page, index, "");
     page.nextCell = { city: index, r: 0, c: 0 };
@@ -243,7 +248,7 @@ function teaching(page, city, index, flagged) {
   const row = el("div", { className: "row teach" });
   if (city.reading.accepted) {
     row.append(el("p", { className: "hint learned-note", textContent: "The reader learned this city's tiles" }));
-  } else if (page.table.scores.complete && !page.table.scores.unchecked) {
+  } else if (page.table.scores.complete && !page.table.scores.unchecked && !city.reading.more_cities) {
     row.append(el("p", { className: "hint learned-note", textContent: flagged
       ? `The reader learned this city's tiles (the table is scored, so they count as right), but not the ${plural(flagged, "cell", "cells")} marked ? until checked`
       : "The reader learned this city's tiles (the table is scored, so they count as right)" }));
@@ -295,12 +300,28 @@ function cornerPicker(page, index, message, warn = true) {
     wrap.insertAdjacentHTML("beforeend", `<svg class="corner-outline" viewBox="0 0 ${size[0]} ${size[1]}" preserveAspectRatio="none" aria-hidden="true" focusable="false"><polygon points="${polygonPoints(corners)}"/></svg>`);
     zoom = zoomToCity(view, wrap, corners, size);
   }
+  // How many corners are tapped, and a way to start again after a tap that missed.
+  const count = el("span", { className: "hint corner-count" });
+  count.setAttribute("role", "status");
+  const again = el("button", { type: "button", className: "small", textContent: "Start the corners over", hidden: true });
+  const tapped = el("p", { className: "row corner-taps" }, count, again);
+  const showTaps = () => {
+    count.textContent = points.length ? `${points.length} of 4 corners tapped` : "";
+    again.hidden = !points.length;
+  };
+  again.addEventListener("click", () => {
+    points.length = 0;
+    wrap.querySelectorAll(".dot").forEach((dot) => dot.remove());
+    showTaps();
+  });
   img.addEventListener("click", async (e) => {
+    if (points.length === 4) return; // being read
     const box = img.getBoundingClientRect();
     const x = ((e.clientX - box.left) / box.width) * img.naturalWidth;
     const y = ((e.clientY - box.top) / box.height) * img.naturalHeight;
     points.push([x, y]);
     wrap.append(el("i", { className: "dot", style: `left:${(100 * (e.clientX - box.left)) / box.width}%;top:${(100 * (e.clientY - box.top)) / box.height}%` }));
+    showTaps();
     if (points.length === 4) {
       try {
         page.answer(await call("POST", `${page.api}/cities/${index + 1}/corners`, { corners: points }));
@@ -315,7 +336,7 @@ function cornerPicker(page, index, message, warn = true) {
       }
     }
   });
-  return el("div", {}, note, view, ...(zoom ? [zoom] : []));
+  return el("div", {}, note, view, tapped, ...(zoom ? [zoom] : []));
 }
 
 // A city small in its photo (one of a whole-table photo): the picker shows the part of the
@@ -353,8 +374,9 @@ function countsForm(page, city, index) {
   const form = el("form", { className: "counts", noValidate: true }); // the server's one-line error says what is wrong
   form.setAttribute("aria-label", "Automaville's tiles by type");
   const fields = el("div", { className: "count-fields" });
+  const shown = page.countsTyped.get(index) || city.counts || {}; // a refused try stays to fix
   for (const b of BUILDINGS) {
-    const input = el("input", { type: "number", name: b, min: 0, max: Math.min(SUPPLY[b], TILES), step: 1, value: (city.counts && city.counts[b]) || 0, inputMode: "numeric" });
+    const input = el("input", { type: "number", name: b, min: 0, max: Math.min(SUPPLY[b], TILES), step: 1, value: shown[b] || 0, inputMode: "numeric" });
     fields.append(el("label", { className: "count" }, `${buildingName(b)} `, input));
   }
   const send = el("button", { type: "submit", className: "small primary", textContent: "Score counts" });
@@ -367,9 +389,11 @@ function countsForm(page, city, index) {
       counts[b] = value === "" ? 0 : Number(value);
     }
     send.disabled = true;
+    page.countsTyped.set(index, counts);
     try {
       page.answer(await call("PUT", `${page.api}/cities/${index + 1}/counts`, { counts }));
       page.countsOpen.delete(index);
+      page.countsTyped.delete(index);
       setCardError(page, index, "");
     } catch (error) { setCardError(page, index, error.message); }
     page.render();

@@ -15,13 +15,13 @@ const EXPLAIN = {
   shops({ why, add }) {
     why.sets.forEach((s, k) => {
       const what = s.cells.length === 1 ? "a shop on its own" : `${s.cells.length} shops in a line`;
-      add(s.cells, `${what}, ${place(s.cells)}: ${s.points} points`, LETTERS[k]);
+      add(s.cells, `${what}, ${place(s.cells)}: ${plural(s.points, "point", "points")}`, LETTERS[k]);
     });
   },
   parks({ why, add }) {
     why.groups.forEach((g, k) => {
       const what = g.cells.length === 1 ? "a park on its own" : `a group of ${g.cells.length} parks`;
-      add(g.cells, `${what}, ${place(g.cells)}: ${g.points} points`, LETTERS[k]);
+      add(g.cells, `${what}, ${place(g.cells)}: ${plural(g.points, "point", "points")}`, LETTERS[k]);
     });
   },
   taverns({ why, grid, add, lines }) {
@@ -33,7 +33,7 @@ const EXPLAIN = {
       const names = s.kinds.map((kind) => kind.slice(7));
       const kinds = names.length === 1 ? `a ${names[0]} tavern` : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} taverns`;
       const what = s.kinds.length === 1 ? `${kinds} on its own` : `a set of ${s.kinds.length}: ${kinds}`;
-      add(cells, `${what}, ${place(cells)}: ${s.points} points`, LETTERS[k]);
+      add(cells, `${what}, ${place(cells)}: ${plural(s.points, "point", "points")}`, LETTERS[k]);
     });
     if (why.sets.length > 1) lines.push({ text: "A set holds each kind once; a second tavern of a kind starts a new set." });
   },
@@ -43,11 +43,11 @@ const EXPLAIN = {
     why.sets.forEach((s, k) => {
       const cells = offices.slice(from, from + s.size);
       from += s.size;
-      add(cells, `a set of ${plural(s.size, "office", "offices")}, ${place(cells)}: ${s.points} points`, LETTERS[k]);
+      add(cells, `a set of ${plural(s.size, "office", "offices")}, ${place(cells)}: ${plural(s.points, "point", "points")}`, LETTERS[k]);
     });
     if (why.sets.length > 1) lines.push({ text: "Offices count in sets of up to 6, wherever they are." });
     if (why.next_to_tavern.length) {
-      const bonus = { group: lines.length, badge: "+1", text: `+1 for each office next to a tavern (${plural(why.next_to_tavern.length, "office", "offices")}), ${place(why.next_to_tavern)}: ${why.next_to_tavern.length} points` };
+      const bonus = { group: lines.length, badge: "+1", text: `+1 for each office next to a tavern (${plural(why.next_to_tavern.length, "office", "offices")}), ${place(why.next_to_tavern)}: ${plural(why.next_to_tavern.length, "point", "points")}` };
       lines.push(bonus);
       for (const [r, c] of why.next_to_tavern) {
         const mark = marks[`${r}:${c}`];
@@ -60,17 +60,17 @@ const EXPLAIN = {
     const full = why.cells.filter(([r, c]) => !capped.some(([y, x]) => y === r && x === c));
     const types = why.other_types.join(", ") || "none";
     if (full.length) {
-      add(full, `${plural(full.length, "house", "houses")} worth ${why.per_house} each (${plural(why.per_house, "other building type", "other building types")} in the city: ${types}), ${place(full)}: ${full.length * why.per_house} points`,
+      add(full, `${plural(full.length, "house", "houses")} worth ${why.per_house} each (${plural(why.per_house, "other building type", "other building types")} in the city: ${types}), ${place(full)}: ${plural(full.length * why.per_house, "point", "points")}`,
         String(why.per_house));
     }
     if (capped.length) {
-      add(capped, `${plural(capped.length, "house", "houses")} next to a factory, worth only 1 each, ${place(capped)}: ${capped.length} points`, "1");
+      add(capped, `${plural(capped.length, "house", "houses")} next to a factory, worth only 1 each, ${place(capped)}: ${plural(capped.length, "point", "points")}`, "1");
     }
   },
   factories({ why, points, grid, add, lines, table }) {
     const cells = cellsOf(grid, (b) => b === "factory");
     if (cells.length) {
-      add(cells, `${plural(cells.length, "factory", "factories")} worth ${why.per_tile} each (${ORDINAL[why.rank]} at the table), ${place(cells)}: ${points} points`,
+      add(cells, `${plural(cells.length, "factory", "factories")} worth ${why.per_tile} each (${ORDINAL[why.rank]} at the table), ${place(cells)}: ${plural(points, "point", "points")}`,
         String(why.per_tile));
     }
     const ranking = table.scores.cities.map((c, i) => (c ? { i, count: c.explanation.factories.count, rank: c.factory_rank, per: c.explanation.factories.per_tile } : null))
@@ -127,7 +127,7 @@ function countsExplanation(category, why, points) {
     case "factories": return `Factories ${points}: ${why.count} × ${why.per_tile} (rank ${why.rank || "-"} at the table)`;
     case "taverns": return `Taverns ${points}: best sets ` + (why.sets.map((s) => `${s.points} for ${s.kinds.map((k) => k.slice(7)).join("+")}`).join(", ") || "none");
     case "offices": return `Offices ${points}: ${sets(why.sets) || "none"}` + (why.tavern_bonus ? `, +1 for each of the ${why.count} (Automaville has a tavern)` : "");
-    case "parks": return `Parks ${points}: ${why.count} as separate pairs` + (why.count ? ` (${why.groups.map((g) => `${g.points} for ${g.size === 2 ? "a pair" : "one"}`).join(" + ")})` : "");
+    case "parks": return `Parks ${points}: ${plural(why.count, "park", "parks")}, each pair apart from the others` + (why.count ? ` (${why.groups.map((g) => `${g.points} for ${g.size === 2 ? "a pair" : "one"}`).join(" + ")})` : "");
     default: return `Houses ${points}: ${why.count} × ${why.per_house} (${why.other_types.join(", ") || "no other types"}; none next to a factory)`;
   }
 }

@@ -339,7 +339,9 @@ async function pickSeat(page, seat) {
   const empty = emptySeats(page.table);
   const [from, to] = empty.includes(swapFrom) ? [seat, swapFrom] : [swapFrom, seat];
   const said = !empty.includes(a) && !empty.includes(b)
-    ? () => `Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now.`
+    ? () => `Seats ${a + 1} and ${b + 1} swapped: ${cityName(page.table, a) === cityName(page.table, b)
+      ? `${cityName(page.table, a)}'s two cities changed places` // the two-player game
+      : `${cityName(page.table, a)} and ${cityName(page.table, b)} have each other's city now`}.`
     : () => `City moved from seat ${from + 1} to seat ${to + 1} (${cityName(page.table, to)}); seat ${from + 1} is empty now.`;
   await reorder(page, order, `Swapping seats ${a + 1} and ${b + 1}…`, said);
 }

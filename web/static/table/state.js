@@ -20,6 +20,7 @@ export function createPage(root, draw) {
     retry: new Map(), // city index -> the photo that did not reach the server, for "Try again"
     several: new Map(), // city index -> its photo, which shows more cities: "Read every city in it"
     countsOpen: new Set(), // city indexes whose "Type counts" form is open
+    countsTyped: new Map(), // city index -> counts typed in its form that the server refused
     paint: null, // {city, building}: paint mode, each tapped cell becomes that building
     nextCell: null, // {city, r, c}: the empty cell chosen after one was set with the picker
     pending: new Map(), // "index:r:c" -> building painted, not yet answered by the server
