@@ -21,6 +21,7 @@ from .errors import TableError
 from .rules import factory_ranks, score_city, score_sorted_city
 
 DIFFICULTY_MODIFIER = {1: -6, 2: -4, 3: -2, 4: 0, 5: 2, 6: 4, 7: 6}
+MAX_PLAYERS = 7  # the game seats 1 (solo) to 7
 AUTOMAS = ("Automartin", "Automanon")
 AUTOMAVILLE = 1  # index of Automaville among the solo game's three cities
 AUTOMAVILLE_NAME = "Automaville"
@@ -45,8 +46,8 @@ def is_text(name: str) -> bool:
 
 def check_seating(players: tuple[str, ...], difficulty: int = 4) -> None:
     """Refuse seatings the game does not have (TableError with a message for the player)."""
-    if len(players) > 7:
-        raise TableError("the game seats at most 7 players")
+    if len(players) > MAX_PLAYERS:
+        raise TableError(f"the game seats at most {MAX_PLAYERS} players")
     if not all(is_text(p) for p in players):
         raise TableError("a player's name contains characters that are not text")
     names = [same_name(p) for p in players]

@@ -396,8 +396,13 @@ def test_the_new_table_form_says_how_many_players_it_sees(server, browser):
     page.fill("textarea[name=players]", "Ann;Ben;Cy")  # another separator: one name still
     expect(seen).to_have_text("1 player, solo against Automaville: “Ann;Ben;Cy”. Several "
                               "players? Put a comma or a new line between their names.")
+    page.fill("textarea[name=players]", "A, B, C, D, E, F, G, H")
+    expect(seen).to_have_text("8 players: A · B · C · D · E · F · G · H. The game seats at most 7.")
+    page.click("button[type=submit]")  # refused by the server: its message, until the names change
+    expect(page.locator("#create-error")).to_have_text("a table has 1 to 7 players")
     page.fill("textarea[name=players]", "Ann, Ben\nCy Dee")
     expect(seen).to_have_text("3 players: Ann · Ben · Cy Dee")
+    expect(page.locator("#create-error")).to_have_text("")
     # Created, then Back: an empty form, not the same table ready to be made twice.
     page.fill("input[name=name]", "Back test")
     page.click("button[type=submit]")

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, sen
 
 from scorer.city import BUILDINGS
 from scorer.errors import DecodeBusy, GridNotFound, ScorerError, TableError
-from scorer.table import check_seating, cities_for, is_text
+from scorer.table import MAX_PLAYERS, check_seating, cities_for, is_text
 
 from . import service
 from .store import DELETED_KEPT_S, Gone, PhotoChanged, TableChanged
@@ -114,11 +114,9 @@ def create_table():
     players = body.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise TableError("players must be a list of names")
-    if len(players) > 7:
-        raise TableError("a table has 1 to 7 players")
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise TableError(f"a table has 1 to {MAX_PLAYERS} players")
     players = [_text(p, "a player's name", 40) for p in players]
-    if not players:
-        raise TableError("a table has 1 to 7 players")
     if "difficulty" in body and len(players) != 1:
         raise TableError("difficulty is for a solo table only (one player)")
     difficulty = body.get("difficulty", 4)

@@ -8,7 +8,7 @@ from werkzeug.exceptions import HTTPException
 from scorer.city import BUILDINGS, GAME_SUPPLY, TAVERN_KINDS, TILES
 from scorer.notation import SHORT
 from scorer.rules import CATEGORIES
-from scorer.table import DIFFICULTY_MODIFIER
+from scorer.table import DIFFICULTY_MODIFIER, MAX_PLAYERS
 
 # The shape of each building's badge (drawn in app.css, the notation's letters inside), so that
 # buildings are told apart without colour: each kind its own shape, the taverns one shape between
@@ -36,7 +36,8 @@ def index():
     """The new-table form, and the past tables unless this server hosts many (host mode)."""
     host_mode = current_app.config["HOST_MODE"]
     tables = [] if host_mode else current_app.extensions["store"].list_tables()
-    return render_template("index.html", tables=tables, host_mode=host_mode)
+    return render_template("index.html", tables=tables, host_mode=host_mode,
+                           max_players=MAX_PLAYERS)
 
 
 @bp.get("/tables/<table_id>")

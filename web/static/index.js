@@ -9,11 +9,14 @@ form.players.addEventListener("input", () => {
   const seen = names();
   document.getElementById("difficulty-row").hidden = seen.length !== 1;
   document.getElementById("players-seen").textContent = playersSeen(seen);
+  document.getElementById("create-error").textContent = ""; // about the names before
 });
 
 // The players as the table will have them, so that "Ann Ben Cy" (no commas) is not a surprise.
 function playersSeen(seen) {
   if (!seen.length) return "";
+  const most = Number(form.dataset.maxPlayers);
+  if (seen.length > most) return `${seen.length} players: ${seen.join(" · ")}. The game seats at most ${most}.`;
   if (seen.length > 1) return `${seen.length} players: ${seen.join(" · ")}`;
   const solo = `1 player, solo against Automaville: “${seen[0]}”`;
   return /[\s;|/]/.test(seen[0]) ? `${solo}. Several players? Put a comma or a new line between their names.` : solo;
