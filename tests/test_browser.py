@@ -652,6 +652,23 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     page.close()
 
 
+def test_a_five_player_scoreboard_fits_the_smallest_phone_with_whole_names(server, browser):
+    page = browser.new_page(viewport={"width": 320, "height": 640})
+    players = ["Automartin", "Bartholomew", "Cy", "Dee", "Eve"]
+    table_id = new_table(page, server, players)
+    grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4,
+            ["park"] * 4]
+    for city in range(1, 6):
+        type_grid(page, server, table_id, city, grid)
+    page.goto(f"{server}/tables/{table_id}")
+    scroll = page.locator("#scoreboard .scroll")
+    expect(scroll.locator("tbody tr")).to_have_count(5)  # a row per city
+    assert scroll.evaluate("s => s.scrollWidth <= s.clientWidth")  # every category in view
+    for name in page.locator(".scores tbody th").all():  # "Automartin" not split mid-word
+        assert "Automarti\n" not in name.inner_text() and "Bartholome\n" not in name.inner_text()
+    page.close()
+
+
 def test_results_show_each_players_cities_the_lower_in_bold_and_the_variants_written_out(
         server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})

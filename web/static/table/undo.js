@@ -31,6 +31,9 @@ export function showUndo(page, said = "") {
   if ($("snackbar-text").textContent !== text) $("snackbar-text").textContent = text;
   $("snackbar-undo").hidden = !undo;
   $("snackbar-undo").disabled = Boolean(undo && undo.running);
+  // room under the page for the bar as tall as it is (its text may wrap on a small phone),
+  // so that nothing stays out of reach beneath it
+  document.documentElement.style.setProperty("--snackbar-room", `${$("snackbar").offsetHeight + 24}px`);
   hideLater(page);
 }
 
