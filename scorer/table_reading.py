@@ -113,8 +113,14 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             before = look
             look = _read_around(reader, seen.image, quad, size,
                                 [lk.quad for lk in found] if retry else [])
-            if look is None or look.not_tiles > before.not_tiles:  # the search went astray:
-                look = before  # the region's own look, nearer its tiles, is centred below
+            if not at_edge and (look is None or look.not_tiles > before.not_tiles) and (
+                    before.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles):
+                # the search went astray from a look showing most of a city's tiles: that
+                # look is taken when, centred on them, it shows a whole city over the region
+                centred = _centred_on_tiles(reader, seen.image, before, found)
+                if centred is not None and not centred.not_tiles and search.inside(
+                        quad.mean(0), centred.quad):
+                    look = centred
             searched = n < len(todo)
         # the search read a neighbour: the region's own tiles may be a city beside it
         on_lattice = searched and look is not None and _read_before(look, found, cfg)

@@ -405,3 +405,21 @@ def test_a_busy_cloth_at_the_frame_s_edge_is_not_a_cut_city(reader):
     assert all(city["complete"] for city in truth["cities"])
     found = read(reader, data)
     assert len(found.cities) == 4 and found.unread == []
+
+
+@pytest.mark.parametrize("max_side", [None, 4000], ids=["as-the-cli", "as-the-web-app"])
+def test_a_city_whose_search_goes_astray_is_centred_from_its_own_region(reader, max_side):
+    """Four cities on tartan, a 12 MP photo (seed 555123, found by a walk through the web
+    app): read at full size, the search around the region over the city at the bottom went
+    to the cloth beside it (14 cells unlike tiles, against the region's own 8), and the
+    city was lost; the web app found 3 cities where the CLI, which decodes at half size
+    first, found 4. The region's own look, centred on its tiles, is that city."""
+    image, truth = independent("independent_tables").render_table(
+        555123, 4, "tartan", "medium", "artwork", size=(4000, 3000), min_tile_px=70.0)
+    jpeg = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    found = read_cities(reader, open_photo(jpeg, reader.config, max_side))
+    cities = true_cities(truth, found)
+    assert len(found.cities) == len(cities) == 4
+    assert all(any(search.inside(c.corners.mean(0) / found.photo.scale, q) for q in cities)
+               for c in found.cities)

@@ -730,6 +730,23 @@ def test_stats_count_the_solo_player_not_the_automas(client):
     assert {s["name"] for s in summary["scores"]} == {"Me", "Automartin", "Automanon"}
 
 
+def test_stats_leave_a_two_player_final_out_of_the_average(client):
+    """A two-player final is the sum of two cities: averaged with lower cities, it would
+    double a player's average. It counts as a game and a win."""
+    table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
+    for city in (1, 2, 3, 4):
+        client.put(f"/api/tables/{table['id']}/cities/{city}/grid", json={"grid": GRID})
+    two = client.get("/api/stats").json["players"]
+    assert [(p["games"], p["average"], p["best"]) for p in two] == [(1, None, None)] * 2
+    three = client.post("/api/tables", json={"players": ["Ann", "Cy", "Dee"]}).json
+    for city in (1, 2, 3):
+        client.put(f"/api/tables/{three['id']}/cities/{city}/grid", json={"grid": GRID})
+    ann = next(p for p in client.get("/api/stats").json["players"] if p["name"] == "Ann")
+    final = next(p["final"] for p in client.get(f"/api/tables/{three['id']}").json["scores"][
+        "players"] if p["name"] == "Ann")
+    assert (ann["games"], ann["average"], ann["best"]) == (2, float(final), final)
+
+
 def test_history_and_stats_survive_stored_values_the_scorer_refuses(app, client):
     import sqlite3
 

@@ -499,8 +499,10 @@ def history(store: Store) -> list[dict]:
 
 def player_stats(store: Store) -> list[dict]:
     """Per player (names compared without letter case and extra spaces), over complete tables:
-    games, wins (shared wins count), average and best final score, best city score; most
-    games first, then most wins. A name is shown as spelled at its latest table."""
+    games, wins (shared wins count), average and best final score (None without one), best
+    city score; most games first, then most wins. A name is shown as spelled at its latest
+    table. A two-player final, the sum of two cities, is not averaged with the others (a
+    player's lower city, solo too): it counts as a game and a win, and its cities as cities."""
     stats: dict[str, dict] = {}
     for listed in store.list_tables():  # most recently changed first
         table = store.get_table(listed["id"])
@@ -523,13 +525,15 @@ def player_stats(store: Store) -> list[dict]:
                                             "best_city": None})
             player["games"] += 1
             player["wins"] += key in winners
-            player["finals"].append(entry["final"])
+            if len(table["players"]) != 2:
+                player["finals"].append(entry["final"])
             best_city = max(entry["city_totals"])
             if player["best_city"] is None or best_city > player["best_city"]:
                 player["best_city"] = best_city
     players = [{"name": p["name"], "games": p["games"], "wins": p["wins"],
-                "average": round(sum(p["finals"]) / len(p["finals"]), 1),
-                "best": max(p["finals"]), "best_city": p["best_city"]}
+                "average": round(sum(p["finals"]) / len(p["finals"]), 1) if p["finals"] else None,
+                "best": max(p["finals"], default=None), "best_city": p["best_city"]}
                for p in stats.values()]
-    players.sort(key=lambda p: (-p["games"], -p["wins"], -p["average"], same_name(p["name"])))
+    players.sort(key=lambda p: (-p["games"], -p["wins"], -(p["average"] or 0),
+                                same_name(p["name"])))
     return players

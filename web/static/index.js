@@ -98,6 +98,8 @@ if (learningCard) {
     form.elements.name.value = "Teaching the reader";
     form.scrollIntoView({ block: "start" });
     form.elements.players.focus();
+    if (!names().length) document.getElementById("players-seen").textContent =
+      "Type the players' names (or only yours), then Create table: photograph a city there and correct what it misread.";
   });
   const input = document.getElementById("import-learning");
   input.addEventListener("change", () => {
@@ -153,7 +155,7 @@ function showStats(players) {
   const table = document.getElementById("stats-table");
   table.tBodies[0].replaceChildren(...players.map((p) => el("tr", {},
     el("th", { scope: "row", textContent: p.name }),
-    ...[p.games, p.wins, p.average.toFixed(1), p.best, p.best_city].map(
+    ...[p.games, p.wins, p.average === null ? "–" : p.average.toFixed(1), p.best ?? "–", p.best_city].map(
       (value) => el("td", { textContent: String(value) })))));
   table.hidden = !players.length;
   document.getElementById("stats-note").hidden = !players.length;
