@@ -789,6 +789,22 @@ def test_csv_has_the_name_date_each_players_cities_and_tiebreaks(client):
         ["tiebreak", "Dee ahead of ann: both 37 points, higher city score 53 vs 47"]]
 
 
+def test_csv_of_a_solo_table_names_automaville_and_its_difficulty(client):
+    import csv as csv_module
+
+    table = client.post("/api/tables", json={"players": ["Me"], "difficulty": 6}).json
+    for city in (1, 2, 3):
+        client.put(f"/api/tables/{table['id']}/cities/{city}/grid", json={"grid": GRID})
+    rows = list(csv_module.reader(client.get(
+        f"/api/tables/{table['id']}/export.csv").data.decode("utf-8-sig").splitlines()))
+    assert rows[3] == ["difficulty", "6 (Automaville +4)"]
+    header = rows.index(["city", "builders", "shops", "factories", "taverns", "offices",
+                         "parks", "houses", "total", "grid"])
+    me, automaville, _ = rows[header + 1:header + 4]
+    assert automaville[1] == "Automaville (Automartin & Automanon)"
+    assert int(automaville[8]) == int(me[8]) + 4  # the same tiles, and the difficulty's +4
+
+
 def test_csv_of_an_unfinished_table_has_every_city_with_its_builders(client):
     import csv as csv_module
 

@@ -19,6 +19,7 @@ from scorer.photo import DecodeBudget, cell_png, open_photo
 from scorer.table import (
     AUTOMAVILLE,
     AUTOMAVILLE_NAME,
+    DIFFICULTY_MODIFIER,
     Table,
     builders_of,
     is_automaville,
@@ -439,13 +440,22 @@ def export_csv(table: dict, result: dict) -> str:
     writer.writerow(map(_cell, ["table", table.get("name", "")]))
     writer.writerow(map(_cell, ["date", _when(table.get("created"))]))
     writer.writerow(map(_cell, ["players", " · ".join(table.get("players", []))]))
+    solo = len(table.get("players", [])) == 1
+    if solo:  # what Automaville's total holds besides its buildings
+        level = table.get("difficulty", 4)
+        writer.writerow(["difficulty", f"{level} (Automaville {DIFFICULTY_MODIFIER[level]:+d})"])
     writer.writerow([])
     writer.writerow(["city", "builders", "shops", "factories", "taverns", "offices", "parks",
                      "houses", "total", "grid"])
     categories = ("shops", "factories", "taverns", "offices", "parks", "houses", "total")
     for i, city in enumerate(result["cities"]):  # a city not read yet: who builds it, no scores
-        s = city["scores"] if city else {}
-        writer.writerow(map(_cell, [i + 1, " & ".join(builders_of(tuple(table["players"]), i)),
+        s = dict(city["scores"]) if city else {}
+        if city and city.get("modifier"):  # Automaville's total with the solo difficulty
+            s["total"] += city["modifier"]
+        built = " & ".join(builders_of(tuple(table["players"]), i))
+        if is_automaville(tuple(table["players"]), i):
+            built = f"{AUTOMAVILLE_NAME} ({built})"
+        writer.writerow(map(_cell, [i + 1, built,
                                     *(s.get(k, "") for k in categories),
                                     _shown(city) if city else ""]))
     if result.get("players"):

@@ -60,7 +60,7 @@ function renderCampaign(c) {
   $("add-game-title").textContent = `Add game ${c.games.length + 1} of ${c.length}`;
   const select = $("game-table");
   const candidates = c.candidates || [];
-  select.replaceChildren(el("option", { value: "", textContent: candidates.length ? "Choose a table…" : "No finished solo table at this difficulty and mode" }),
+  select.replaceChildren(el("option", { value: "", textContent: candidates.length ? "Choose a table…" : "None finished yet at this difficulty and mode" }),
     ...candidates.map((t) => el("option", { value: t.id, textContent: `${t.name} (${t.player})` })));
   select.closest("label").hidden = card.dataset.hostMode === "1";
   $("game-type").replaceChildren(...c.types_left.map((t) => el("option", { value: t, textContent: PLURAL[t] })));
