@@ -107,6 +107,12 @@ class PartialCity(City):
         return sum(b is not None for row in self.grid for b in row)
 
 
+def _count(n: int) -> str:
+    """A count as a message shows it: a number of thousands of digits is not echoed whole."""
+    shown = str(n)
+    return shown if len(shown) <= 12 else f"{shown[:6]}... ({len(shown)} digits)"
+
+
 @dataclass(frozen=True)
 class SortedCity:
     """Automaville in the solo game's beginner mode: its tiles are sorted by type, not laid
@@ -129,11 +135,11 @@ class SortedCity:
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise TableError(f"Automaville's {building} count must be a whole number "
                                  f"from 0 (got {str(n)[:20]!r})")
-        too_many = [f"{n} {b} buildings: the game has only {GAME_SUPPLY[b]}"
+        too_many = [f"{_count(n)} {b} buildings: the game has only {GAME_SUPPLY[b]}"
                     for b, n in zip(BUILDINGS, self.counts, strict=True) if n > GAME_SUPPLY[b]]
         if sum(self.counts) > TILES:
-            too_many.append(f"{sum(self.counts)} buildings: a finished city has {TILES}")
-        if too_many:  # every count at fault, at once
+            too_many.append(f"{_count(sum(self.counts))} buildings: a finished city has {TILES}")
+        if too_many:  # every count over the game's supply, and the total, at once
             raise TableError("Automaville cannot have " + "; and cannot have ".join(too_many))
 
     @classmethod

@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     photo.add_argument("photos", nargs="+", metavar="PHOTO")
     photo.add_argument("--model", default=None,
                        help="folder of the models (default: those installed with the package)")
-    photo.add_argument("--data", default=None,
+    photo.add_argument("--data", default=None, type=_folder("--data"),
                        help="the web app's data folder, whose learned tiles are used "
                             "(default: BTC_DATA, else ./data)")
     photo.add_argument("--no-learning", action="store_true",
@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_whole_number("--port", 1, 65535), default=8000)
-    serve.add_argument("--data", default=None, help="data folder (default: ./data)")
+    serve.add_argument("--data", default=None, type=_folder("--data"),
+                       help="data folder (default: ./data)")
     serve.add_argument("--threads", type=_whole_number("--threads", 1, 64), default=4,
                        help="photos read at once (default 4)")
     serve.add_argument("--host-mode", action="store_true",
@@ -92,6 +93,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="reach it from the phones on this Wi-Fi: listen on every interface, "
                             "print this machine's LAN address and show its QR code on the pages")
     return parser
+
+
+def _folder(option: str):
+    """An argparse type for a folder's path: an empty one is refused (it would mean ./data)."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise UsageError(f"{option} names a folder: it cannot be empty")
+        return text
+
+    return parse
 
 
 def _table_options(args) -> tuple[tuple[str, ...], int]:
@@ -176,9 +188,15 @@ def _warn(result: dict) -> None:
         source = city.get("source") or city.get("photo")
         for warning in city.get("warnings", []):
             where = f"city {number} ({source})" if source else f"city {number}"
-            print(f"btc-scorer: warning: {where}: {warning}", file=sys.stderr)
+            print(f"btc-scorer: warning: {_printable(f'{where}: {warning}')}", file=sys.stderr)
     for warning in result.get("warnings", []):
-        print(f"btc-scorer: warning: {warning}", file=sys.stderr)
+        print(f"btc-scorer: warning: {_printable(warning)}", file=sys.stderr)
+
+
+def _printable(line: str) -> str:
+    """A message with what a terminal would act on (escape sequences, a file path's control
+    bytes) written out as escapes: one line, shown as it is."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in line)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         with _quiet_libraries():
             result = _score_grids(args) if args.command == "score-grid" else _score_photos(args)
     except ScorerError as error:
-        print(f"btc-scorer: error: {error}", file=sys.stderr)
+        print(f"btc-scorer: error: {_printable(str(error))}", file=sys.stderr)
         return 2
     _warn(result)
     if args.json:

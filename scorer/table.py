@@ -13,6 +13,7 @@ Seating (clockwise), for N players named P1..PN:
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from .city import GAME_SUPPLY, TILES, TYPES, City, PartialCity, SortedCity, beyond_supply
@@ -39,9 +40,10 @@ def same_name(name: str) -> str:
 
 def is_text(name: str) -> bool:
     """A name that can be shown and saved: no lone surrogate, no control character (a tab
-    aside, which reads as a space)."""
-    return not any(0xD800 <= ord(c) <= 0xDFFF or (ord(c) < 32 and c != "\t") or c == "\x7f"
-                   for c in name)
+    aside, which reads as a space; the 8-bit controls too, such as U+009B, a terminal's
+    escape), no line or paragraph separator."""
+    return not any(0xD800 <= ord(c) <= 0xDFFF or (
+        unicodedata.category(c) in ("Cc", "Zl", "Zp") and c != "\t") for c in name)
 
 
 def check_seating(players: tuple[str, ...], difficulty: int = 4) -> None:

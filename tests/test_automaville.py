@@ -135,6 +135,7 @@ def test_only_automaville_is_scored_from_counts(players, cities):
     ({"shop": 10, "park": 7}, "cannot have 17 buildings: a finished city has 16"),
     ({"tavern-bed": 9, "shop": 12}, "cannot have 9 tavern-bed buildings: the game has only 7; "
                                     "and cannot have 21 buildings: a finished city has 16"),
+    ({"shop": 10 ** 4000}, r"cannot have 100000\.\.\. \(4001 digits\) shop buildings"),
     ({"castle": 1}, "unknown building 'castle'"),
     ([6, 2], "an object of building: number"),
 ])

@@ -243,3 +243,20 @@ def test_a_city_file_that_is_no_file_is_refused_at_once(tmp_path, capsys, make):
 def test_a_player_name_with_control_characters_is_refused(capsys):
     one_line_error(capsys, ["score-grid", *TABLE, "--players", "Ann,B\x1b[2Jen,Cy"],
                    "a player's name contains characters that are not text")
+
+
+def test_a_file_name_with_escape_sequences_is_shown_escaped(capsys):
+    """A terminal acts on what it prints: a path's control bytes are written out."""
+    one_line_error(capsys, ["score-grid", "\x1b]0;title\x07\x1b[2Jcity.txt"],
+                   "\\x1b]0;title\\x07\\x1b[2Jcity.txt: cannot read file")
+
+
+@pytest.mark.parametrize("name", ["B\x9b31men", "Ben\u2028Cy"], ids=["8-bit-escape", "line-separator"])
+def test_a_player_name_with_8_bit_controls_or_separators_is_refused(capsys, name):
+    one_line_error(capsys, ["score-grid", *TABLE, "--players", f"Ann,{name},Dee"],
+                   "a player's name contains characters that are not text")
+
+
+@pytest.mark.parametrize("command", [["score", "x.jpg"], ["serve"]])
+def test_an_empty_data_folder_is_refused(capsys, command):
+    one_line_error(capsys, [*command, "--data", ""], "--data names a folder: it cannot be empty")
