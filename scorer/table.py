@@ -33,9 +33,15 @@ def cities_for(players: int) -> int:
     return {1: 3, 2: 4}.get(players, players)
 
 
+INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))  # zero-width
+# characters and the soft hyphen: a name that shows the same is the same name
+
+
 def same_name(name: str) -> str:
-    """A name as the table tells players apart: letter case and spaces do not count."""
-    return " ".join(name.split()).casefold()
+    """A name as the table tells players apart: letter case, extra spaces, invisible
+    characters and look-alike forms (a full-width "Ａ", the ligature "ﬀ") do not count."""
+    shown = unicodedata.normalize("NFKC", name).translate(INVISIBLE)
+    return " ".join(shown.split()).casefold()
 
 
 def is_text(name: str) -> bool:
@@ -56,7 +62,8 @@ def check_seating(players: tuple[str, ...], difficulty: int = 4) -> None:
     if not all(names):
         raise TableError("a player's name is empty")
     if len(set(names)) != len(names):
-        raise TableError("player names must be different (letter case and spaces do not count)")
+        raise TableError("player names must be different (letter case and extra spaces do "
+                         "not count)")
     if len(players) == 1 and names[0] in {same_name(a) for a in AUTOMAS}:
         raise TableError(f"{players[0].strip()} is a solo opponent's name (you play against "
                          f"{' and '.join(AUTOMAS)}): choose another name")

@@ -102,8 +102,10 @@ def test_solo_player_may_not_take_an_automas_name(capsys, name):
     one_line_error(capsys, ["score-grid", *SOLO, "--players", name], "is a solo opponent's name")
 
 
-@pytest.mark.parametrize("players", ["Ann,ann,Ben", "Ann, ann ,Ben", "Ann,Ben,ANN"])
+@pytest.mark.parametrize("players", ["Ann,ann,Ben", "Ann, ann ,Ben", "Ann,Ben,ANN",
+                                     "Ann,An\u200bn,Ben", "Ann,\uff21nn,Ben"])
 def test_names_differing_by_case_or_spaces_are_one_player(capsys, players):
+    """(invisible characters, and look-alike forms such as a full-width letter, too)"""
     one_line_error(capsys, ["score-grid", *TABLE, "--players", players], "must be different")
 
 

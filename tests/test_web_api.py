@@ -62,13 +62,16 @@ def test_create_table_makes_one_city_per_seat(client, players, cities, variant):
         ({"players": ["Automartin"]}, 400, "Automartin is a solo opponent's name"),
         ({"players": [" automanon "]}, 400, "automanon is a solo opponent's name"),
         ({"players": ["Ann", " ann ", "Ben"]}, 400, "must be different"),
+        ({"players": ["a", "a\u200b"]}, 400, "must be different"),
+        ({"players": ["\u200b", "Ben"]}, 400, "empty"),
         ({"players": ["Ann", "", "Ben"]}, 400, "a player's name is empty"),
         ({"players": ["Ann", "  ", "Ben"]}, 400, "a player's name is empty"),
         ({"players": ["Ann", "Ben", "Cy"], "difficulty": 4}, 400, "difficulty is for a solo table only"),
         ({"players": ["Ann", "Ben"], "difficulty": 6}, 400, "difficulty is for a solo table only"),
     ],
     ids=["none", "eight", "same-name", "bad-difficulty", "not-a-list", "not-json", "automartin",
-         "automanon", "same-but-case-and-spaces", "empty-name", "blank-name",
+         "automanon", "same-but-case-and-spaces", "same-but-zero-width", "only-zero-width",
+         "empty-name", "blank-name",
          "difficulty-for-three", "difficulty-for-two"],
 )
 def test_create_table_errors(client, body, status, message):
