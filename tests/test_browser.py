@@ -249,7 +249,7 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     assert re.fullmatch(r"[A-Z][a-z]+( tavern)?: \d+", counts.first.inner_text())
     expect(page.locator("#learning-check")).to_have_text(re.compile(  # in a player's words
         r"^Checked before use on the app's built-in example tiles: with what it learned from "
-        r"you, \d+ read right; without it, \d+\.$"))
+        r"you, \d+ of \d+ read right; without it, \d+\.$"))
     expect(page.locator("#export-learning")).to_have_attribute("href", "/api/learning/export.npz")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#forget-learning")

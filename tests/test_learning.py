@@ -225,6 +225,8 @@ def test_learned_tiles_move_between_machines(client, tmp_path):
                           content_type="multipart/form-data")
     assert imported.status_code == 200 and imported.json["cells"] == 16
     assert imported.json["imported"] == {"added": 16, "known": 0}
+    anchors = imported.json["anchors"]  # checked on the built-in cells: so many of how many
+    assert anchors["total"] >= max(anchors["adapted"], anchors["shipped"]) > 0
     again = other.post("/api/learning/import", data={"file": (io.BytesIO(exported), "x.npz")},
                        content_type="multipart/form-data")  # the same file twice: not doubled
     assert again.json["cells"] == 16 and again.json["imported"] == {"added": 0, "known": 16}

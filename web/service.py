@@ -57,6 +57,7 @@ class LazyReader:
         self.refused: str | None = None  # why the latest update was not used
         self.fit_ms: float | None = None
         self.learned_from: int | None = None  # a hash of the lessons of the latest update
+        self._anchors_total: int | None = None
 
     def get(self):
         with self._lock:
@@ -68,6 +69,14 @@ class LazyReader:
 
     def _saved(self):
         return load_learned(self.store.folder) if self.store else None
+
+    def anchors_total(self) -> int:
+        """How many built-in cells an update is checked on (without loading the models)."""
+        if self._anchors_total is None:
+            from scorer.vision.adaptation import Anchors
+
+            self._anchors_total = len(Anchors.load(self.model_dir).labels)
+        return self._anchors_total
 
     def adaptation(self):
         """What the reader uses now (without loading the models)."""
@@ -81,7 +90,8 @@ class LazyReader:
                 "cells": adaptation.cells if adaptation else 0,
                 "learned": adaptation.learned if adaptation else {},
                 "doubtful": adaptation.doubtful if adaptation else 0,
-                "anchors": {"adapted": right, "shipped": shipped},
+                "anchors": {"adapted": right, "shipped": shipped,
+                            "total": self.anchors_total() if adaptation else None},
                 "refused": self.refused,
                 "fit_ms": None if self.fit_ms is None else round(self.fit_ms, 1)}
 

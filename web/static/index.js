@@ -66,7 +66,8 @@ function showLearning(data) {
   const anchors = data.anchors || {};
   const check = $("learning-check");
   check.hidden = !(data.active && anchors.adapted != null && anchors.shipped != null);
-  check.textContent = check.hidden ? "" : `Checked before use on the app's built-in example tiles: with what it learned from you, ${anchors.adapted} read right; without it, ${anchors.shipped}.`;
+  const of = anchors.total ? ` of ${anchors.total}` : "";
+  check.textContent = check.hidden ? "" : `Checked before use on the app's built-in example tiles: with what it learned from you, ${anchors.adapted}${of} read right; without it, ${anchors.shipped}.`;
   const refused = $("learning-refused");
   refused.hidden = !data.refused;
   refused.textContent = data.refused || "";
