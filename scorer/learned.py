@@ -17,7 +17,7 @@ import numpy as np
 
 from .city import BUILDINGS
 from .errors import TableError
-from .vision.adaptation import CELL_DTYPE, Adaptation
+from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors
 
 LEARNED_FILE = "learned-tiles.npz"
 MAX_LESSONS = 100_000
@@ -37,6 +37,11 @@ def load_learned(folder: str | Path | None = None) -> Adaptation | None:
         return Adaptation.from_bytes(path.read_bytes()) if path.is_file() else None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
+
+
+def anchor_count(model_dir=None) -> int:
+    """How many built-in cells an update of what was learned is checked on."""
+    return len(Anchors.load(model_dir).labels)
 
 
 def lessons_to_bytes(lessons: list[tuple[bytes, str, bool]]) -> bytes:

@@ -14,7 +14,7 @@ import time
 
 from scorer.city import BUILDINGS, City, PartialCity, SortedCity
 from scorer.errors import GridNotFound, LearningRefused, ScorerError, TableError
-from scorer.learned import lessons_from_bytes, lessons_to_bytes, load_learned
+from scorer.learned import anchor_count, lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.photo import DecodeBudget, cell_png, open_photo
 from scorer.table import (
     AUTOMAVILLE,
@@ -73,9 +73,7 @@ class LazyReader:
     def anchors_total(self) -> int:
         """How many built-in cells an update is checked on (without loading the models)."""
         if self._anchors_total is None:
-            from scorer.vision.adaptation import Anchors
-
-            self._anchors_total = len(Anchors.load(self.model_dir).labels)
+            self._anchors_total = anchor_count(self.model_dir)
         return self._anchors_total
 
     def adaptation(self):
