@@ -41,6 +41,17 @@ def _whole_number(option: str, low: int, high: int):
     return parse
 
 
+def _folder(option: str):
+    """An argparse type for a folder's path: an empty one is refused (it would mean ./data)."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise UsageError(f"{option} names a folder: it cannot be empty")
+        return text
+
+    return parse
+
+
 def _add_table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", default=None,
                         help='names in clockwise seating order, e.g. "Ann,Ben,Cy"')
@@ -93,17 +104,6 @@ def build_parser() -> argparse.ArgumentParser:
                        help="reach it from the phones on this Wi-Fi: listen on every interface, "
                             "print this machine's LAN address and show its QR code on the pages")
     return parser
-
-
-def _folder(option: str):
-    """An argparse type for a folder's path: an empty one is refused (it would mean ./data)."""
-
-    def parse(text: str) -> str:
-        if not text.strip():
-            raise UsageError(f"{option} names a folder: it cannot be empty")
-        return text
-
-    return parse
 
 
 def _table_options(args) -> tuple[tuple[str, ...], int]:

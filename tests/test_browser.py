@@ -362,11 +362,7 @@ def test_a_whole_table_photo_read_while_the_page_waited_opens_its_seating(server
     does for a photo sent from this page, since no winner is named until it is checked."""
     page, table_id = open_new_table(browser, server, ["Ann", "Ben", "Cy", "Dee"])
     expect(page.locator("#seat-panel")).to_be_hidden()
-    with (TABLES / "table-4.jpg").open("rb") as photo_file:
-        sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
-                                 multipart={"photo": {"name": "table.jpg", "mimeType": "image/jpeg",
-                                                      "buffer": photo_file.read()}})
-    assert sent.ok, sent.text()
+    send_table_photo(page, server, table_id)
     expect(page.locator("#seat-panel")).to_be_visible(timeout=15_000)
     expect(page.locator("#seat-photo .seat-outline")).to_have_count(4)
     page.close()
@@ -1918,17 +1914,24 @@ def test_a_city_photographed_far_down_the_page_stays_in_view_while_it_is_read(se
     page.close()
 
 
+def send_table_photo(page, server, table_id: str) -> dict:
+    """The 4-city fixture photo sent to a table through the API, as another phone would:
+    the answer (the table)."""
+    sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
+                             multipart={"photo": {"name": "t.jpg", "mimeType": "image/jpeg",
+                                                  "buffer": (TABLES / "table-4.jpg").read_bytes()}})
+    assert sent.ok, sent.text()
+    return sent.json()
+
+
 def test_adjusting_a_city_of_a_whole_table_photo_shows_the_city_large_enough_to_tap(
         server, browser):
     """A city of a whole-table photo is small on a phone: the corner picker shows the part of
     the photo around it (a button shows the whole photo), and taps there read it again."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy", "Dee"])
-    sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
-                             multipart={"photo": {"name": "t.jpg", "mimeType": "image/jpeg",
-                                                  "buffer": (TABLES / "table-4.jpg").read_bytes()}})
-    assert sent.ok, sent.text()
-    city = sent.json()["cities"][1]
+    sent = send_table_photo(page, server, table_id)
+    city = sent["cities"][1]
     corners, (width, _) = city["reading"]["corners"], city["reading"]["photo_size"]
     page.goto(f"{server}/tables/{table_id}")
     card = page.locator('.city[data-city="2"]')
@@ -1962,11 +1965,8 @@ def test_a_seating_changed_on_a_stale_phone_is_refused_and_the_table_shown_as_it
     not looked again yet): nothing moves twice; the panel says why and shows the new seats."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy", "Dee"])
-    sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
-                             multipart={"photo": {"name": "t.jpg", "mimeType": "image/jpeg",
-                                                  "buffer": (TABLES / "table-4.jpg").read_bytes()}})
-    assert sent.ok, sent.text()
-    grids = [c["grid"] for c in sent.json()["cities"]]
+    sent = send_table_photo(page, server, table_id)
+    grids = [c["grid"] for c in sent["cities"]]
     page.goto(f"{server}/tables/{table_id}")  # its seating, not yet checked, is shown to check
     expect(page.locator("#seating-on")).to_be_visible()
     moved = page.request.put(f"{server}/api/tables/{table_id}/order", headers={"Origin": server},
@@ -2093,10 +2093,7 @@ def test_the_seating_panel_follows_what_another_phone_did_meanwhile(server, brow
         type_grid(page, server, table_id, seat, [["park"] * 4] * 4)
     expect(status).to_have_text("2 cities found in this photo. Check the seating.",
                                 timeout=12_000)
-    sent = page.request.post(f"{server}/api/tables/{table_id}/photo", headers={"Origin": server},
-                             multipart={"photo": {"name": "t.jpg", "mimeType": "image/jpeg",
-                                                  "buffer": (TABLES / "table-4.jpg").read_bytes()}})
-    assert sent.ok, sent.text()
+    send_table_photo(page, server, table_id)
     expect(status).to_have_text("Another phone's photo of the whole table replaced this one: "
                                 "here are its cities. Check the seating.", timeout=12_000)
     expect(page.locator("#seat-panel polygon.seat-outline")).to_have_count(4)

@@ -458,8 +458,8 @@ def export_csv(table: dict, result: dict) -> str:
     categories = ("shops", "factories", "taverns", "offices", "parks", "houses", "total")
     for i, city in enumerate(result["cities"]):  # a city not read yet: who builds it, no scores
         s = dict(city["scores"]) if city else {}
-        if city and city.get("modifier"):  # Automaville's total with the solo difficulty
-            s["total"] += city["modifier"]
+        if city and city.get("difficulty"):  # Automaville's total with the solo difficulty
+            s["total"] = city["difficulty"]["total"]
         built = " & ".join(builders_of(tuple(table["players"]), i))
         if is_automaville(tuple(table["players"]), i):
             built = f"{AUTOMAVILLE_NAME} ({built})"
