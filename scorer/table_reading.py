@@ -268,15 +268,38 @@ def _reported(unread: list[_Seen], photo: Photo) -> list[Unread]:
 
 
 def _first_looks(reader: PhotoReader, seen: Photo, candidates: list[search.Candidate],
-                 to_image, typical: float | None) -> dict:
+                 to_image, typical: float | None, read: list[np.ndarray] = ()) -> dict:
     """A first look at every candidate the size of a city (``typical``, in the candidates'
-    pixels), all at once (the models run a few times for all of them): candidate id -> look."""
+    pixels): candidate id -> look. The outermost first (those inside no larger one), all at
+    once (the models run a few times for all of them), then the others, but not those that
+    lie inside a city read then or ``read`` before (quads (4, 2) in ``seen``'s pixels): a
+    smaller window shows a part of a city as a region of its own, and on a 12 MP photo of
+    six cities on light wood, 17 such parts were looked at beside the 5 cities."""
     likely = [c for c in candidates if typical and _city_sized(c, typical, reader.config)]
-    if not likely:
+    outer = [c for c in likely if not any(
+        _extent(o.quad) > _extent(c.quad) and search.inside(c.quad.mean(0), o.quad)
+        for o in likely)]
+    looks = _looks_at(reader, seen, [c for c in outer if not _inside_any(c, to_image, read)],
+                      to_image)
+    read = [*read, *(look.quad for look in looks.values() if not look.not_tiles)]
+    inner = [c for c in likely if id(c) not in looks and not _inside_any(c, to_image, read)]
+    return looks | _looks_at(reader, seen, inner, to_image)
+
+
+def _inside_any(candidate: search.Candidate, to_image, quads: list[np.ndarray]) -> bool:
+    """Whether a candidate's middle lies inside one of these quads (4, 2) of the image."""
+    middle = to_image(candidate.quad).mean(0)
+    return any(search.inside(middle, q) for q in quads)
+
+
+def _looks_at(reader: PhotoReader, seen: Photo, candidates: list[search.Candidate],
+              to_image) -> dict:
+    """Candidates centred on their tiles and looked at, all at once: candidate id -> look."""
+    if not candidates:
         return {}
-    quads = _centred(reader, seen.image, [to_image(c.quad) for c in likely])
+    quads = _centred(reader, seen.image, [to_image(c.quad) for c in candidates])
     looks = reader.looks(seen.image, quads)
-    return {id(c): look for c, look in zip(likely, looks, strict=True)}
+    return {id(c): look for c, look in zip(candidates, looks, strict=True)}
 
 
 def _centred(reader: PhotoReader, image: np.ndarray, quads: list[np.ndarray]) -> list:
@@ -475,7 +498,7 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
         found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
     found = _large_enough(found, least)  # (the specks only told the windows' size)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
-                          typical)
+                          typical, [look.quad for look in quick.values() if not look.not_tiles])
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
     standing = [c for c in _large_enough(standing, least)
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
