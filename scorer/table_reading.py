@@ -268,22 +268,29 @@ def _reported(unread: list[_Seen], photo: Photo) -> list[Unread]:
 
 
 def _first_looks(reader: PhotoReader, seen: Photo, candidates: list[search.Candidate],
-                 to_image, typical: float | None, read: list[np.ndarray] = ()) -> dict:
+                 to_image, typical: float | None, read: list[np.ndarray] = (),
+                 known: dict | None = None) -> dict:
     """A first look at every candidate the size of a city (``typical``, in the candidates'
     pixels): candidate id -> look. The outermost first (those inside no larger one), all at
     once (the models run a few times for all of them), then the others, but not those that
     lie inside a city read then or ``read`` before (quads (4, 2) in ``seen``'s pixels): a
     smaller window shows a part of a city as a region of its own, and on a 12 MP photo of
-    six cities on light wood, 17 such parts were looked at beside the 5 cities."""
+    six cities on light wood, 17 such parts were looked at beside the 5 cities. The looks
+    ``known`` already (candidate id -> look, in ``seen``) are not taken again."""
+    known = known or {}
+
+    def looks_at(chosen: list[search.Candidate]) -> dict:
+        return {id(c): known[id(c)] for c in chosen if id(c) in known} | _looks_at(
+            reader, seen, [c for c in chosen if id(c) not in known], to_image)
+
     likely = [c for c in candidates if typical and _city_sized(c, typical, reader.config)]
     outer = [c for c in likely if not any(
         _extent(o.quad) > _extent(c.quad) and search.inside(c.quad.mean(0), o.quad)
         for o in likely)]
-    looks = _looks_at(reader, seen, [c for c in outer if not _inside_any(c, to_image, read)],
-                      to_image)
+    looks = looks_at([c for c in outer if not _inside_any(c, to_image, read)])
     read = [*read, *(look.quad for look in looks.values() if not look.not_tiles)]
     inner = [c for c in likely if id(c) not in looks and not _inside_any(c, to_image, read)]
-    return looks | _looks_at(reader, seen, inner, to_image)
+    return looks | looks_at(inner)
 
 
 def _inside_any(candidate: search.Candidate, to_image, quads: list[np.ndarray]) -> bool:
@@ -462,9 +469,12 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     """Where cities may lie, one region per city, the square ones first, those cut by the
     frame's edge last; None when neither the finder nor the table shows anything city-like.
 
-    Large windows first; the cities read at first sight among what they show give a city's
-    size in this photo (failing that, the size most regions share); then windows sized to
-    hold one city whole, wherever it lies, look again (unless the first were as large).
+    Large windows first (the whole photo, its halves, its quarters: the quarters only when
+    a region the others show does not read as a whole city at first sight, or the cities
+    are smaller than a quarter window holds whole, ``_regions``); the cities read at first
+    sight among what they show give a city's size in this photo (failing that, the size
+    most regions share); then windows sized to hold one city whole, wherever it lies, look
+    again (unless the first were as large).
     Regions standing out from the table that hold no city read at first sight come last,
     read on their tiles' lattice (a city on a cloth the finder never saw). Regions too small
     for a city of cells of ``table_min_cell_px`` in the photo as taken are not looked at (in
@@ -476,29 +486,60 @@ def _candidates(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarr
     """
     cfg = reader.config
     long_side = max(padded.shape[:2]) - 2 * pad  # of the photo shrunk by ``factor``
+    first = [share * long_side for share in cfg.table_window_shares]
+    found = _look_over(reader, padded, pad, first[:-1])
+    trial = {}  # what the try without the smallest windows decoded and looked at
+    if found:  # the smallest windows are looked over only when needed
+        quick = _regions(reader, photo, factor, padded, pad, stands_out, found, first[:-1],
+                         smallest=first[-1], earlier=trial)
+        if quick is not None:
+            return quick
+    found += _look_over(reader, padded, pad, first[-1:])
+    return _regions(reader, photo, factor, padded, pad, stands_out, found, first, earlier=trial)
+
+
+def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray, pad: int,
+             stands_out: np.ndarray, found: list[search.Candidate], first: list[float],
+             smallest: float | None = None, earlier: dict | None = None):
+    """``_candidates`` from the regions ``found`` in windows of the sides ``first``. With
+    ``smallest`` (the side of smaller windows not looked over yet), None unless every region
+    looked at first read as a whole city and windows sized for them are no smaller: those
+    windows are needed to give a city's size when the larger ones do not, for cities smaller
+    still, and where a region reads as part of a city only (on a 12 MP photo of six cities
+    on light wood, they were 63 of the first 77 windows); then
+    ``earlier`` keeps the photo decoded and the looks taken, for the next call to reuse."""
+    earlier = {} if earlier is None else earlier
+    cfg = reader.config
+    long_side = max(padded.shape[:2]) - 2 * pad  # of the photo shrunk by ``factor``
     small = padded[pad:len(padded) - pad, pad:padded.shape[1] - pad]
     standing = search.standouts(stands_out, small.shape[1], cfg)  # what the finder misses
     # on a cloth it never saw
-    first = [share * long_side for share in cfg.table_window_shares]
-    found = _look_over(reader, padded, pad, first)
     if not found + standing:
         return None
     found = _one_per_city(found, cfg)
     typical = search.typical_extent(found, cfg)
-    seen, to_image = _sharp_enough(photo, found or standing, typical, factor, cfg)
+    seen, to_image = _sharp_enough(photo, found or standing, typical, factor, cfg,
+                                   earlier.get("full"))
+    known = earlier.get("looks") if earlier.get("seen") is seen else None
     scale = _extent(to_image(np.float32([[0, 0], [1, 1]])))  # its pixels per one of small's
     least = SIZE * cfg.table_min_cell_px / (factor * photo.scale)  # a city's extent, at least
-    quick = _first_looks(reader, seen, _large_enough(found, least), to_image, typical)
+    quick = _first_looks(reader, seen, _large_enough(found, least), to_image, typical,
+                         known=known)
     read = [_extent(look.quad) for look in quick.values() if not look.not_tiles]
     if read:  # the size of the cities read at first sight, in ``small``'s pixels
         typical = float(np.median(read)) / scale
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
     window = max(window, cfg.table_window_cities * least)  # (not windows sized for specks)
+    clean = read and all(not look.not_tiles for look in quick.values())
+    if smallest is not None and not (clean and window >= smallest):
+        earlier.update(seen=seen, looks=quick, full=None if seen is photo else seen)
+        return None
     if not _looked_over(window, first, cfg):
         found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
     found = _large_enough(found, least)  # (the specks only told the windows' size)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
-                          typical, [look.quad for look in quick.values() if not look.not_tiles])
+                          typical, [look.quad for look in quick.values() if not look.not_tiles],
+                          known)
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
     standing = [c for c in _large_enough(standing, least)
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
@@ -614,12 +655,13 @@ def _looked_over(window: float, sides: list[float], config) -> bool:
 
 
 def _sharp_enough(photo: Photo, candidates: list[search.Candidate], typical: float | None,
-                  factor: int, config):
+                  factor: int, config, full: Photo | None = None):
     """The photo to read the cities in (at full size when a city's cells are too small in a
-    half-size decode) and the map from the shrunk copy's pixels to its image."""
+    half-size decode: ``full`` when it was decoded already) and the map from the shrunk
+    copy's pixels to its image."""
     typical = typical or min(_extent(c.quad) for c in candidates)
     if photo.scale > 1 and typical * factor / SIZE / np.sqrt(2) < config.table_cell_px:
-        full = photo.at_full_size(config)
+        full = full or photo.at_full_size(config)
         lift = photo.scale / full.scale
         return full, lambda q: geometry.rescale(geometry.rescale(q, factor), lift)
     return photo, lambda q: geometry.rescale(q, factor)

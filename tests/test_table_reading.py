@@ -335,7 +335,9 @@ def test_windows_sized_for_the_cities_are_not_looked_over_twice(reader, monkeypa
     """Windows sized for the cities read at first sight (``table_window_cities`` times a
     city) are looked over only when none of the first windows is as large (within 5 %) and
     holds a city whole. Within 12 %, they are not as good: on a marble table of seed 901,
-    only windows of 440 px found one of its five cities, not those of 500."""
+    only windows of 440 px found one of its five cities, not those of 500. The first
+    windows' quarters are looked over only when the larger ones show a region that does not
+    read as a whole city at first sight (or cities too small for them)."""
     cfg = reader.config
     first = [1000, 500, 250]
     assert table_reading._looked_over(2.5 * 100, first, cfg)  # 250: looked over
@@ -354,10 +356,13 @@ def test_windows_sized_for_the_cities_are_not_looked_over_twice(reader, monkeypa
     # (dev seed 903: 6 cities on light wood, each about a fifth of the long side)
     jpeg, truth = independent_table(903101, 6, "light-wood", "medium")
     every_complete_city_found(reader, jpeg, truth, 6)
-    assert sides == [first]  # the first windows held every city whole
+    # the whole photo and its halves held every city whole, each region read whole at first
+    # sight: neither the quarters nor windows sized for the cities are looked over
+    assert sides == [first[:-1]]
     sides.clear()
     data, _ = table(4)  # windows of 427 px, the first 800, 400 and 200 (in the work copy)
-    assert len(read(reader, data).cities) == 4 and sides == [[800, 400, 200], [427]]
+    # a region not read whole at first sight: the quarters are looked over after all
+    assert len(read(reader, data).cities) == 4 and sides == [[800, 400], [200], [427]]
 
 
 def test_cli_reads_a_whole_table_in_seating_order(capsys, tmp_path):
