@@ -518,9 +518,10 @@ def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray,
         return None
     found = _one_per_city(found, cfg)
     typical = search.typical_extent(found, cfg)
+    before = earlier.get("seen")  # the full-size decode of a try before, if it made one
     seen, to_image = _sharp_enough(photo, found or standing, typical, factor, cfg,
-                                   earlier.get("full"))
-    known = earlier.get("looks") if earlier.get("seen") is seen else None
+                                   None if before is photo else before)
+    known = earlier.get("looks") if before is seen else None
     scale = _extent(to_image(np.float32([[0, 0], [1, 1]])))  # its pixels per one of small's
     least = SIZE * cfg.table_min_cell_px / (factor * photo.scale)  # a city's extent, at least
     quick = _first_looks(reader, seen, _large_enough(found, least), to_image, typical,
@@ -530,9 +531,9 @@ def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray,
         typical = float(np.median(read)) / scale
     window = cfg.table_window_cities * typical if typical else cfg.table_small_window * long_side
     window = max(window, cfg.table_window_cities * least)  # (not windows sized for specks)
-    clean = read and all(not look.not_tiles for look in quick.values())
+    clean = bool(read) and all(not look.not_tiles for look in quick.values())
     if smallest is not None and not (clean and window >= smallest):
-        earlier.update(seen=seen, looks=quick, full=None if seen is photo else seen)
+        earlier.update(seen=seen, looks=quick)
         return None
     if not _looked_over(window, first, cfg):
         found = _one_per_city(found + _look_over(reader, padded, pad, [window]), cfg)
