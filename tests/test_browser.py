@@ -175,7 +175,7 @@ def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     expect(card.locator(".corner-outline polygon")).to_have_count(1)  # the outline read, drawn
     image = page.locator('.city[data-city="1"] .corner-wrap img')
     image.wait_for()
-    page.wait_for_function("""document.querySelector('.corner-wrap img').naturalWidth > 0""")
+    page.wait_for_function("() => document.querySelector('.corner-wrap img').naturalWidth > 0")
     natural = image.evaluate("i => [i.naturalWidth, i.naturalHeight]")
     image.scroll_into_view_if_needed()
     box = image.bounding_box()
@@ -624,7 +624,7 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     edges = ("() => [...document.querySelectorAll('.scores.by-city td.total')]"
              ".map((td) => { const r = td.getBoundingClientRect(); return [r.left, r.right]; })")
-    page.wait_for_function(f"({edges})().length === 7")  # drawn again for the new width
+    page.wait_for_function(f"() => ({edges})().length === 7")  # drawn again for the new width
     assert all(left >= 0 and right <= 320 for left, right in page.evaluate(edges))
     # A wider screen gets a column per city; on a screen too narrow even for rows, the names stay put.
     page.set_viewport_size({"width": 1280, "height": 844})
@@ -752,7 +752,7 @@ def test_a_city_being_read_says_so_and_early_taps_wait_for_the_table(server, bro
     assert held and prompts == []
     held.pop().continue_()
     expect(page.locator(".city")).to_have_count(3)
-    page.wait_for_function("document.title.includes('Between Two Cities')")
+    page.wait_for_function("() => document.title.includes('Between Two Cities')")
     page.wait_for_timeout(200)
     assert prompts == ["prompt"] and errors == []
 
@@ -1905,7 +1905,9 @@ def test_a_city_photographed_far_down_the_page_stays_in_view_while_it_is_read(se
         card.locator("input[type=file]:not([capture])").set_input_files(str(photo(case)))
         tops = []
         while not card.locator(".grid-wrap.photo").count():
-            tops.append(card.bounding_box()["y"])
+            box = card.bounding_box()  # (None for the instant the card is drawn anew)
+            if box:
+                tops.append(box["y"])
             page.wait_for_timeout(100)
         page.wait_for_timeout(500)
         tops.append(card.bounding_box()["y"])
@@ -1938,7 +1940,7 @@ def test_adjusting_a_city_of_a_whole_table_photo_shows_the_city_large_enough_to_
     card.get_by_role("button", name="Adjust corners").click()
     view, image = card.locator(".corner-view"), card.locator(".corner-wrap img")
     expect(view).to_have_class(re.compile(r"\bzoomed\b"))
-    page.wait_for_function("document.querySelector('.corner-wrap img').naturalWidth > 0")
+    page.wait_for_function("() => document.querySelector('.corner-wrap img').naturalWidth > 0")
     view.scroll_into_view_if_needed()
     shown, box = view.bounding_box(), image.bounding_box()
     assert abs(shown["width"] - shown["height"]) < 2  # a square around the city

@@ -57,6 +57,7 @@ class VisionConfig:
     steady_shifts: tuple[float, ...] = (-0.08, 0, 0.08)  # a doubtful cell's tavern kind is
     # read again with the city shifted this many cells each way (both ways at once too), ...
     steady_scales: tuple[float, ...] = (0.95, 1.05)  # ... and scaled so, over all the views
+    steady_kind_sure: float = 0.95  # ... as is a tavern's read surely, its kind less so than this
     empty_limit: float = 0.5  # a cell this likely "no tile" does not look like a tile
     no_city_cells: int = 14  # this many such cells: no city (photos without one show 14-16)
     no_city_at_once: int = 16  # ... refused before any centring when every estimate shows this
