@@ -497,7 +497,7 @@ class PhotoReader:
         nudged too, and one that then reads every cell surely is taken: the turn was voted
         by cells that may have shown half of two tiles, and which way a city is nudged
         depends on which way up its cells are read. Else the city is kept the way it was
-        voted, or turned where it lies (``_best_turn``). (A turn that reads only more cells
+        voted, or turned where it lies when that reads more surely. (A turn that reads only more cells
         surely is no proof: on a table without a city, or in a printing the model never
         saw, some turn does.) ``image`` is the one the look's quad is in.
         """
@@ -507,20 +507,19 @@ class PhotoReader:
         best = self._nudged_look(image, framed)
         if self._reads_surely(best):
             return best
-        upright = np.roll(framed.quad, framed.k, axis=0)
-        turned = self.looks(image, [np.roll(upright, q, axis=0) for q in (1, 2, 3)], upright=True)
+        turned = self._turned(image, framed)
         for other in turned:
             nudged = self._nudged_look(image, other, upright=True)
             if self._reads_surely(nudged):
                 return nudged
-        return self._best_turn(image, best)
+        where_it_lies = turned if best is framed else self._turned(image, best)
+        return max([best, *where_it_lies], key=self._total)
 
-    def _best_turn(self, image: np.ndarray, look: _Look) -> _Look:
-        """The look, or the same city a quarter, half or three quarters round when that reads
-        more surely: the turn was voted by cells that may have shown half of two tiles."""
+    def _turned(self, image: np.ndarray, look: _Look) -> list[_Look]:
+        """The look's city a quarter, half and three quarters round, where it lies (each
+        read with its first corner as its top left, no turn voted)."""
         upright = np.roll(look.quad, look.k, axis=0)
-        turned = self.looks(image, [np.roll(upright, q, axis=0) for q in (1, 2, 3)], upright=True)
-        return max([look, *turned], key=self._total)
+        return self.looks(image, [np.roll(upright, q, axis=0) for q in (1, 2, 3)], upright=True)
 
     def _nudged_look(self, image: np.ndarray, look: _Look, upright: bool = False) -> _Look:
         """The look moved, a step at a time (``config.centre_steps``, in cells, coarse
@@ -932,10 +931,9 @@ class PhotoReader:
     def _kind_doubtful(self, probs: np.ndarray) -> np.ndarray:
         """Which cells read likeliest as a tavern, of a kind less than
         ``config.steady_kind_sure`` sure among the four: probs (..., L) -> bool (...)."""
-        labels = self.classifier.labels
-        kinds = probs[..., [labels.index(kind) for kind in TAVERN_KINDS]]
-        buildings = probs[..., [labels.index(b) for b in BUILDINGS]]
-        tavern = kinds.sum(-1) >= buildings.max(-1)  # (the taverns together, not one kind)
+        shares, _ = self._shares(probs)
+        kinds = shares[..., [BUILDINGS.index(kind) for kind in TAVERN_KINDS]]
+        tavern = kinds.sum(-1) >= shares.max(-1)  # (the taverns together, not one kind)
         return tavern & (kinds.max(-1) < self.config.steady_kind_sure * kinds.sum(-1))
 
     def _sharp_enough(self, photo: Photo, first: np.ndarray, rest: Iterator[np.ndarray]):
