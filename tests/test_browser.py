@@ -479,6 +479,30 @@ def test_solo_full_mode_shows_the_difficulty_as_a_line_of_its_own(server, browse
     page.close()
 
 
+def test_a_solo_scoreboard_with_its_difficulty_fits_the_smallest_phone(server, browser):
+    page = browser.new_page(viewport={"width": 320, "height": 640})
+    created = page.request.post(f"{server}/api/tables", data={"players": ["Me"], "difficulty": 6},
+                                headers={"Origin": server}).json()
+    grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4,
+            ["park"] * 4]
+    for city in (1, 2, 3):
+        type_grid(page, server, created["id"], city, grid)
+    page.goto(f"{server}/tables/{created['id']}")
+    board = page.locator("#scoreboard .scores")
+    expect(board.locator("tbody tr")).to_have_count(3)  # a row per city
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+    scroll = page.locator("#scoreboard .scroll")
+    assert scroll.evaluate("s => s.scrollWidth <= s.clientWidth")  # every line in view
+    box, card = scroll.bounding_box(), page.locator("#scoreboard-card").bounding_box()
+    assert card["x"] <= box["x"] and box["x"] + box["width"] <= card["x"] + card["width"]
+    automaville = board.locator("tbody tr").nth(1)  # its modifier still shown, and named
+    expect(automaville.locator("td")).to_contain_text(["+4"])
+    assert re.fullmatch(r"\d+ \+ 4 = \d+ \(difficulty 6\)",
+                        automaville.locator("td.total").get_attribute("title"))
+    assert "difficulty" in automaville.text_content()
+    page.close()
+
+
 def test_home_page_shows_each_tables_winner_and_the_players_stats(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     blocked = watch_policy(page)
@@ -1512,6 +1536,59 @@ def test_each_buildings_badge_differs_by_shape_or_letters_in_grayscale(server, b
     assert {b: v[:2] for b, v in seen["cell"].items()} == {b: v[:2] for b, v in seen["picker"].items()}
     assert {b: v[:2] for b, v in seen["cell"].items()} == {b: v[:2] for b, v in seen["paint"].items()}
     assert blocked == []
+    page.close()
+
+
+# How far each shown tavern badge's letters ("Tm") reach across its diamond: each letter's ink
+# (measured on a canvas in the badge's font, ten times as large for a precise outline), set on
+# the letter's baseline, against the white inside the outline (2 px in), where a point (x, y)
+# from the centre is inside while |x| / half width + |y| / half height <= 1. Over 1: the letter
+# spills onto the outline or out of the shape.
+LETTERS_IN_DIAMONDS = """() => [...document.querySelectorAll('.glyph[data-shape="diamond"]')]
+  .filter((g) => g.getClientRects().length).map((g) => {
+    const style = getComputedStyle(g);
+    const pen = (scale) => {
+      const context = document.createElement("canvas").getContext("2d");
+      context.font = `${style.fontWeight} ${scale * parseFloat(style.fontSize)}px ${style.fontFamily}`;
+      return context;
+    };
+    const [shown, large] = [pen(1), pen(10)];
+    const box = g.getBoundingClientRect();
+    const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];  // the centre
+    const [a, b] = [box.width / 2 - 2, box.height / 2 - 2];  // the white inside's half width, height
+    const reach = [...g.textContent].map((letter, i) => {
+      const place = document.createRange();
+      place.setStart(g.firstChild, i);
+      place.setEnd(g.firstChild, i + 1);
+      const at = place.getBoundingClientRect();
+      const baseline = at.top + shown.measureText(letter).fontBoundingBoxAscent;
+      const ink = large.measureText(letter);  // ten times as large
+      const [inkLeft, inkRight] = [ink.actualBoundingBoxLeft / 10, ink.actualBoundingBoxRight / 10];
+      const [inkUp, inkDown] = [ink.actualBoundingBoxAscent / 10, ink.actualBoundingBoxDescent / 10];
+      const across = Math.max(x - (at.left - inkLeft), at.left + inkRight - x);
+      const down = Math.max(y - (baseline - inkUp), baseline + inkDown - y);
+      return across / a + down / b;
+    });
+    return [g.parentElement.className, g.textContent, Math.max(...reach)];
+  })"""
+
+
+def test_tavern_badges_letters_stay_inside_their_diamonds_on_a_phone(server, browser):
+    page = browser.new_page(viewport={"width": 320, "height": 640})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    type_grid(page, server, table_id, 1, EVERY_BUILDING)
+    type_grid(page, server, table_id, 2, EVERY_BUILDING[:2] + [[None] * 4] * 2)  # paint tools
+    page.goto(f"{server}/tables/{table_id}")
+    for width in (320, 390):
+        page.set_viewport_size({"width": width, "height": 700})
+        page.locator('.city[data-city="1"] .cell').first.click()  # the picker's badges too
+        expect(page.locator("#picker")).to_be_visible()
+        reach = page.evaluate(LETTERS_IN_DIAMONDS)
+        page.keyboard.press("Escape")
+        assert {where.split()[0] for where, _, _ in reach} == {"cell", "pick", "paint-pick"}
+        assert {text for _, text, _ in reach} == {"Td", "Tf", "Tm", "Tb"}
+        spilt = [(where, text, round(r, 2)) for where, text, r in reach if r > 1]
+        assert spilt == [], width
     page.close()
 
 

@@ -299,6 +299,18 @@ def test_an_api_path_that_is_none_is_a_json_404(client, path):
     assert response.status_code == 404 and response.is_json and response.json["error"]
 
 
+@pytest.mark.parametrize("method, path", [("GET", "/api//tables"), ("POST", "/api//tables"),
+                                          ("GET", "/api/tables//{id}"), ("GET", "/api//campaigns")])
+def test_an_api_path_with_a_double_slash_is_a_json_404_not_a_redirect(client, method, path):
+    table = new_table(client)
+    response = client.open(path.format(id=table["id"]), method=method, json={"players": ["Ann"]})
+    assert response.status_code == 404 and response.is_json and response.json["error"]
+    assert "Location" not in response.headers
+    assert client.get(f"/api/tables/{table['id']}").status_code == 200  # the right path answers
+    page = client.get(f"/tables//{table['id']}")  # a page's address is still forgiven
+    assert page.status_code == 308 and page.headers["Location"].endswith(f"/tables/{table['id']}")
+
+
 @pytest.mark.parametrize("method, route", JSON_ROUTES, ids=[r for _, r in JSON_ROUTES])
 @pytest.mark.parametrize("body", [b"[" * 60_000, b"{\"a\":" * 5000, b'{"name": NaN}',
                                   b'{"corners": Infinity}', b"\xff\xfe"],

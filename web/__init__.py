@@ -6,8 +6,9 @@ import errno
 import os
 from urllib.parse import urlsplit
 
-from flask import Flask, jsonify, request
+from flask import Flask, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 from scorer.errors import ScorerError
 from scorer.learned import data_folder
@@ -115,6 +116,14 @@ def _split(url: str):
 
 
 def _errors(app: Flask) -> None:
+    @app.before_request
+    def no_api_redirects():
+        """Werkzeug answers a path it would correct ("/api//tables": slashes merged) with a
+        redirect, which no error handler sees; the API answers such a path with its JSON 404
+        instead (pages keep the redirect)."""
+        if _is_api() and isinstance(request.routing_exception, RequestRedirect):
+            abort(404)
+
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         message = error.description

@@ -11,12 +11,15 @@ const RANKS = ["-", "1st", "2nd", "other"];
 // Every city is known and no whole-table photo's seating waits to be checked (seats decide who wins).
 export const isFinal = (page) => Boolean(page.table.scores.complete) && !page.unchecked;
 
-// Draw the scoreboard: cities as columns, or as rows when the columns would not fit.
+// Draw the scoreboard: cities as columns; as rows when the columns would not fit; as rows with a
+// solo table's difficulty under Automaville's total when even those would not (a small phone).
 export function showScoreboard(page) {
   const box = $("scoreboard");
-  box.replaceChildren(scoreboard(page, citiesAsColumns));
-  const scroll = box.querySelector(".scroll");
-  if (scroll.scrollWidth > scroll.clientWidth) box.replaceChildren(scoreboard(page, citiesAsRows));
+  for (const layout of [citiesAsColumns, citiesAsRows, (p) => citiesAsRows(p, true)]) {
+    box.replaceChildren(scoreboard(page, layout));
+    const scroll = box.querySelector(".scroll");
+    if (scroll.scrollWidth <= scroll.clientWidth) return;
+  }
 }
 
 function scoreboard(page, layout) {
@@ -42,17 +45,23 @@ function scoreboard(page, layout) {
 
 // What the board says of city i, line by line: [line's name, its cell]; the difficulty's line
 // only at a solo table (Automaville's buildings + the modifier = its total). rankBelow: the
-// factory rank goes under the factories' score, not on a line of its own (narrow rows).
-function cityLines(page, i, rankBelow = false) {
+// factory rank goes under the factories' score, not on a line of its own (narrow rows);
+// difficultyBelow: the modifier likewise goes under the total (rows still too wide).
+function cityLines(page, i, rankBelow = false, difficultyBelow = false) {
   const { table } = page;
   const city = table.scores.cities[i];
   const cell = (className, text, title = "") => el("td", city ? { className, textContent: text, title } : { textContent: "–" });
   const lines = page.game.categories.map((category) => [category, city ? el("td", {}, scoreButton(page, city, i, category)) : cell()]);
   const level = city && city.difficulty; // its line ("53 + 4 = 57 (difficulty 6)") is the cells' title
-  if (table.scores.cities.some((c) => c && c.difficulty)) {
-    lines.push(["difficulty", cell("difficulty", level ? `${level.modifier >= 0 ? "+" : ""}${level.modifier}` : "", level ? level.line : "")]);
+  const modifier = level ? `${level.modifier >= 0 ? "+" : ""}${level.modifier}` : "";
+  if (table.scores.cities.some((c) => c && c.difficulty) && !difficultyBelow) {
+    lines.push(["difficulty", cell("difficulty", modifier, level ? level.line : "")]);
   }
-  lines.push(["total", cell("total", city && city.scores.total + (city.modifier || 0), level ? level.line : "")]);
+  const total = cell("total", city && city.scores.total + (city.modifier || 0), level ? level.line : "");
+  if (difficultyBelow && level) {
+    total.append(el("small", { className: "modifier" }, el("span", { className: "visually-hidden", textContent: "difficulty " }), modifier));
+  }
+  lines.push(["total", total]);
   const rank = city && RANKS[city.factory_rank];
   if (!rankBelow) lines.push(["factory rank", cell("rank", rank)]);
   else if (city && city.factory_rank) lines[page.game.categories.indexOf("factories")][1].append(el("small", { className: "rank", textContent: rank }));
@@ -76,10 +85,10 @@ function citiesAsColumns(page) {
 
 // One row per city, one column per line, the lines' names written upwards to stay narrow; the
 // total first, beside the city's name, where even the narrowest screen shows it.
-function citiesAsRows(page) {
+function citiesAsRows(page, difficultyBelow = false) {
   const { table } = page;
   const totalFirst = (lines) => [...lines.filter(([name]) => name === "total"), ...lines.filter(([name]) => name !== "total")];
-  const cities = table.cities.map((_, i) => totalFirst(cityLines(page, i, true)));
+  const cities = table.cities.map((_, i) => totalFirst(cityLines(page, i, true, difficultyBelow)));
   const corner = el("th", { scope: "col", textContent: "City" });
   const head = el("tr", {}, corner, ...cities[0].map(([name]) => el("th", { scope: "col", className: "upward" },
     el("span", { textContent: name }))));
