@@ -178,8 +178,10 @@ class PhotoReader:
         lies outside it, else None. A photo aimed at a city shows it about its middle
         (within a fifth of the shorter side on the independent renderer's photos); a
         neighbour's city whole in view, larger for lying nearer the camera, can be the only
-        one the finder's look at the whole photo sees. The windows' regions nearer the
-        middle than ``look`` are read in turn (``_window_search``; a region whose outline
+        one the finder's look at the whole photo sees. The regions nearer the middle than
+        ``look`` of the windows (``_window_search``) and of windows about the middle sized by
+        ``look`` (``config.middle_window_cities``: a small city in a busy cloth shows in no
+        window of half the photo) are read in turn, each place once (a region whose outline
         shows cells unlike tiles is also put on its tiles' lattice, and the look with more
         tiles kept: on a busy cloth the finder's outline of a small city can lie half off
         it); the first whose sixteen cells look like tiles once centred on them (and,
@@ -193,14 +195,25 @@ class PhotoReader:
             return None
         off = np.linalg.norm(look.quad.mean(0) - middle)
         factor, small = geometry.work_copy(image, cfg)
-        for region in self._window_search(small)[:cfg.max_candidates]:
+        # the city aimed at is about as large as the one read: windows twice its size about
+        # the middle, overlapping by half, show it whole at a size the finder sees well
+        side = cfg.middle_window_cities * float(np.ptp(look.quad, axis=0).max()) / factor
+        step = side / 2 * np.float32([[-1, -1], [1, 1]])
+        closer = self._whole_regions(small, [
+            middle / factor + step + side / 2 * np.float32([dx, dy])
+            for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+        regions = _nearest_the_middle(self._window_search(small, aimed=False) + closer, small)
+        tried = []
+        for region in regions[:cfg.max_candidates]:
             if np.linalg.norm(region.mean(0) * factor - middle) >= off:
                 break  # the regions come nearest the middle first (no finder looks past it)
             quad = geometry.rescale(self._squared_up(
                 small, self._closer_look(small, region, cfg.refine_expand), cfg.refine_max_shift),
                 factor)
-            if search.inside(quad.mean(0), look.quad):
-                continue  # the city read, seen again
+            if search.inside(quad.mean(0), look.quad) or any(
+                    _same_place(quad, old) for old in tried):
+                continue  # the city read, or a place read before, seen again
+            tried.append(quad)
             found = self.look(image, quad)
             if found.not_tiles:  # outlined off its tiles? the block on their lattice too
                 placed = self.look(image, lattice.blocks_near(image, quad, cfg)[0])
@@ -261,7 +274,11 @@ class PhotoReader:
         city filling the frame, turned, can leave the finder nothing to see and stand out
         from nothing (the table around it is mostly the city); a city aimed at, seen
         through a wide lens tilted over a checked cloth whose checks grow toward the camera,
-        can stand out from nothing either."""
+        can stand out from nothing either. Then a square as small as a city aimed at may
+        be (``config.frame_small_city_share``), only where its block also shows a few
+        cells read surely (``min_sure_cells``): a city that small on newspapers lay three
+        cells and more from every other estimate, and a checked cloth's lattice fits a
+        block that small (its cells look like tiles, none reads surely)."""
         cfg = self.config
         mask = search.standing_out(image, cfg).astype(np.uint8)
         standing = []
@@ -275,10 +292,14 @@ class PhotoReader:
         # the photo's middle: only a block with a few cells like tiles (without a city,
         # the search from a block of none can end on a "city" of noise)
         short, middle = min(image.shape[:2]), np.float32(image.shape[1::-1]) / 2
-        for side in (share * short for share in cfg.frame_city_shares):
+        for share in (*cfg.frame_city_shares, cfg.frame_small_city_share):
+            side = share * short
             block = lattice.blocks_near(image, geometry.square(0, side) + middle - side / 2,
                                         cfg)[0]
-            if SIZE * SIZE - self.look(image, block).not_tiles >= cfg.centre_min_tiles:
+            seen = self.look(image, block)
+            if SIZE * SIZE - seen.not_tiles >= cfg.centre_min_tiles and (
+                    share != cfg.frame_small_city_share
+                    or self.sure_cells(seen) >= cfg.min_sure_cells):
                 yield block
 
     def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:
@@ -290,13 +311,19 @@ class PhotoReader:
         cfg = self.config
         h, w = image.shape[:2]
         side = cfg.window_share * max(h, w)
-        views, backs = [], []
-        for y in np.linspace(0, max(h - side, 0), cfg.window_steps):
-            for x in np.linspace(0, max(w - side, 0), cfg.window_steps):
-                box = np.array([[x, y], [x + side, y + side]])
-                view, back = geometry.finder_view(image, box, cfg.finder_px)
-                views.append(view)
-                backs.append(back)
+        found = self._whole_regions(image, [
+            np.array([[x, y], [x + side, y + side]])
+            for y in np.linspace(0, max(h - side, 0), cfg.window_steps)
+            for x in np.linspace(0, max(w - side, 0), cfg.window_steps)])
+        return _nearest_the_middle(found, image) if aimed else found
+
+    def _whole_regions(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[np.ndarray]:
+        """The regions the finder sees whole in square windows ``boxes`` (2, 2) of the photo
+        (a region cut by its window is not whole), window by window; all windows go through
+        the finder in one batch. Quads (4, 2) in pixels of ``image``."""
+        cfg = self.config
+        views, backs = zip(*(geometry.finder_view(image, box, cfg.finder_px) for box in boxes),
+                           strict=True)
         masks = self.finder.predict(np.stack(views)) > cfg.finder_threshold
         found = []
         for mask, back in zip(masks, backs, strict=True):
@@ -305,10 +332,7 @@ class PhotoReader:
             for quad in geometry.quads_from_mask(inner, cfg.finder_min_area * 4, 1):
                 if (quad > 1).all() and (quad < len(mask) - 2).all():
                     found.append(geometry.apply_matrix(quad, back))
-        if not aimed:
-            return found
-        middle = np.float32([w, h]) / 2
-        return sorted(found, key=lambda q: float(np.linalg.norm(q.mean(0) - middle)))
+        return found
 
     def _closer_look(self, image: np.ndarray, quad: np.ndarray, expand: float) -> np.ndarray:
         """The finder again on a box ``expand`` times the quad's size around it: (4, 2)."""
@@ -733,7 +757,8 @@ class PhotoReader:
         are centred, and again at the end: a table without a city, searched on its lattice
         of tiles too, took seconds more to be refused.
         A doubtful reading centres up to ``centred`` estimates on their tiles
-        (``config.centre_candidates`` by default). Corners the player tapped are centred on
+        (``config.centre_candidates`` by default; then, when none reads surely, the first
+        over the photo's middle: see ``_centred_best``). Corners the player tapped are centred on
         their tiles too (a finger is not exact), and refused only when no cell inside them
         looks like a tile (a tap on the table: the city read before is kept).
         A photo where no estimate shows a single cell like a tile is refused before any
@@ -859,14 +884,15 @@ class PhotoReader:
             raise GridNotFound(NO_CITY, photo)
         if corners is None:
             best, tried = self._centred_best(photo.image, looks,
-                                             centred or self.config.centre_candidates)
+                                             centred or self.config.centre_candidates,
+                                             aimed=centred is None)
             if best.not_tiles and self.sure_cells(best) < self.config.min_sure_cells:
                 raise GridNotFound(NO_CITY, photo)  # centred, still no city: not searched on
             best = self.search_lattice(photo.image, best, tried)  # (the table's lattice)
         else:  # a tap lands a quarter of a cell off as easily as not
             best = self.centre_on_tiles(photo.image, looks[0])
-        if corners is None and not best.not_tiles:  # a neighbour's city read, not the one
-            best = self._nearer_the_middle(photo.image, best) or best  # aimed at?
+        if corners is None:  # a neighbour's city read, not the one aimed at?
+            best = self._nearer_the_middle(photo.image, best) or best
         if best.not_tiles >= no_city:
             raise GridNotFound(NO_CITY if corners is None else NO_TILES_TAPPED, photo)
         t2 = time.perf_counter()
@@ -964,28 +990,40 @@ class PhotoReader:
                 break
         return sorted(looks, key=lambda look: (look.not_tiles, look.emptiness))
 
-    def _centred_best(self, image: np.ndarray, looks: list[_Look],
-                      count: int) -> tuple[_Look, list[np.ndarray]]:
+    def _centred_best(self, image: np.ndarray, looks: list[_Look], count: int,
+                      aimed: bool = False) -> tuple[_Look, list[np.ndarray]]:
         """The look that reads most surely once centred on its tiles, of the first ``count``
         looks (best first, each in another place), stopping at one that reads surely; and
-        the outlines centred (quads (4, 2)).
+        the outlines centred (quads (4, 2)). With ``aimed`` (a photo of one city), when
+        none reads surely, the first look over the photo's middle is centred too.
 
         On a busy cloth the estimate that shows the most tiles is not always the one nearest
-        the city: another, centred, can read every cell surely where the first cannot.
+        the city: another, centred, can read every cell surely where the first cannot. A
+        player aims at their city: on a newspaper, whose columns look like tiles, the
+        outline over the photo's middle, 1.8 cells off and all 16 cells unlike tiles, was
+        ranked fifth and never centred, and centred it reads every cell surely.
         """
-        best, tried = None, []
-        for look in looks:
-            if len(tried) == count:
-                break
-            if any(_same_place(look.quad, quad) for quad in tried):
-                continue
+        centred, tried = [], []
+
+        def untried(look: _Look) -> bool:
+            return not any(_same_place(look.quad, quad) for quad in tried)
+
+        def centre(look: _Look) -> bool:  # whether it then reads surely
             tried.append(look.quad)
-            centred = self.centre_on_tiles(image, look)
-            if best is None or self._total(centred) > self._total(best):
-                best = centred
-            if self._reads_surely(best):
+            centred.append(self.centre_on_tiles(image, look))
+            return self._reads_surely(centred[-1])
+
+        sure = False
+        for look in looks:
+            if len(tried) == count or sure:
                 break
-        return best, tried
+            sure = untried(look) and centre(look)
+        middle = np.float32(image.shape[1::-1]) / 2
+        if aimed and not sure:
+            over = [look for look in looks if search.inside(middle, look.quad) and untried(look)]
+            if over:
+                centre(over[0])
+        return max(centred, key=self._total), tried
 
     def search_lattice(self, image: np.ndarray, best: _Look, tried=()) -> _Look:
         """A doubtful look, or the city found on its lattice of tiles (``_on_lattice``) when
@@ -1033,6 +1071,12 @@ class PhotoReader:
     def sure_cells(self, look: _Look) -> int:
         """How many of the look's cells read at least ``low_confidence`` surely."""
         return int((self.sureness(look.probs) >= self.config.low_confidence).sum())
+
+
+def _nearest_the_middle(quads: list[np.ndarray], image: np.ndarray) -> list[np.ndarray]:
+    """Quads (4, 2) in ``image``'s pixels, those whose centre lies nearest its middle first."""
+    middle = np.float32(image.shape[1::-1]) / 2
+    return sorted(quads, key=lambda quad: float(np.linalg.norm(quad.mean(0) - middle)))
 
 
 @functools.lru_cache(maxsize=4)

@@ -24,6 +24,9 @@ class VisionConfig:
     finder_regions: int = 3  # regions of the first look tried, largest first
     window_share: float = 0.5  # a closer search: square windows of this share of the long side
     window_steps: int = 3  # ... this many along each side of the photo
+    middle_window_cities: float = 2  # a city read off the photo's middle: windows this many
+    # times its size are searched about the middle for the one aimed at (see
+    # PhotoReader._nearer_the_middle)
     max_candidates: int = 15  # corner estimates tried before the best reading is kept
     rectified_looks: int = 2  # then looks at the city warped square, to centre the corners
     refine_max_shift: float = 1 / 3  # ... each moving a corner by at most this many cells
@@ -137,7 +140,10 @@ class VisionConfig:
     frame_city_shares: tuple[float, ...] = (0.8, 0.55, 0.4, 0.28, 0.2)  # then squares this
     # share of the photo's shorter side in its middle, put on their tiles' lattice: a city
     # filling the frame, or aimed at on a cloth that hides it (each tried from
-    # centre_min_tiles cells like tiles)
+    # centre_min_tiles cells like tiles), ...
+    frame_small_city_share: float = 0.14  # ... and one this small (a city aimed at, small in
+    # the frame), tried only where min_sure_cells of its block also read surely: the lattice
+    # of a checked cloth fits a block this small, thirteen of its cells like tiles
     snap_px: int = 24  # such a region's outline is warped square at this many px a cell, ...
     snap_periods: tuple[float, float] = (0.8, 1.25)  # ... its tiles' edges looked for repeating
     # once a cell, a cell this many times the outline's, ...
