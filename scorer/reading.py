@@ -198,10 +198,10 @@ class PhotoReader:
         # the city aimed at is about as large as the one read: windows twice its size about
         # the middle, overlapping by half, show it whole at a size the finder sees well
         side = cfg.middle_window_cities * float(np.ptp(look.quad, axis=0).max()) / factor
-        step = side / 2 * np.float32([[-1, -1], [1, 1]])
-        closer = self._whole_regions(small, [
-            middle / factor + step + side / 2 * np.float32([dx, dy])
-            for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+        centres = [middle / factor + side / 2 * np.float32([dx, dy])
+                   for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+        closer = self._whole_regions(small, [np.stack([c - side / 2, c + side / 2])
+                                             for c in centres])
         regions = _nearest_the_middle(self._window_search(small, aimed=False) + closer, small)
         tried = []
         for region in regions[:cfg.max_candidates]:
@@ -292,14 +292,14 @@ class PhotoReader:
         # the photo's middle: only a block with a few cells like tiles (without a city,
         # the search from a block of none can end on a "city" of noise)
         short, middle = min(image.shape[:2]), np.float32(image.shape[1::-1]) / 2
-        for share in (*cfg.frame_city_shares, cfg.frame_small_city_share):
+        squares = [(share, 0) for share in cfg.frame_city_shares]
+        for share, sure in squares + [(cfg.frame_small_city_share, cfg.min_sure_cells)]:
             side = share * short
             block = lattice.blocks_near(image, geometry.square(0, side) + middle - side / 2,
                                         cfg)[0]
             seen = self.look(image, block)
-            if SIZE * SIZE - seen.not_tiles >= cfg.centre_min_tiles and (
-                    share != cfg.frame_small_city_share
-                    or self.sure_cells(seen) >= cfg.min_sure_cells):
+            if (SIZE * SIZE - seen.not_tiles >= cfg.centre_min_tiles
+                    and self.sure_cells(seen) >= sure):
                 yield block
 
     def _window_search(self, image: np.ndarray, aimed: bool = True) -> list[np.ndarray]:
@@ -885,7 +885,7 @@ class PhotoReader:
         if corners is None:
             best, tried = self._centred_best(photo.image, looks,
                                              centred or self.config.centre_candidates,
-                                             aimed=centred is None)
+                                             aimed=centred is None)  # (not a table photo's)
             if best.not_tiles and self.sure_cells(best) < self.config.min_sure_cells:
                 raise GridNotFound(NO_CITY, photo)  # centred, still no city: not searched on
             best = self.search_lattice(photo.image, best, tried)  # (the table's lattice)
@@ -1018,8 +1018,8 @@ class PhotoReader:
             if len(tried) == count or sure:
                 break
             sure = untried(look) and centre(look)
-        middle = np.float32(image.shape[1::-1]) / 2
         if aimed and not sure:
+            middle = np.float32(image.shape[1::-1]) / 2
             over = [look for look in looks if search.inside(middle, look.quad) and untried(look)]
             if over:
                 centre(over[0])

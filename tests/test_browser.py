@@ -458,18 +458,25 @@ def test_solo_automaville_typed_as_counts(server, browser):
     page.close()
 
 
-def test_solo_full_mode_shows_the_difficulty_as_a_line_of_its_own(server, browser):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+def solo_table_typed(page, server) -> str:
+    """A solo table at difficulty 6 with its three cities typed in (Automaville's modifier
+    +4), its page open; returns its id."""
     created = page.request.post(f"{server}/api/tables", data={"players": ["Me"], "difficulty": 6},
                                 headers={"Origin": server}).json()
     grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4,
             ["park"] * 4]
     for city in (1, 2, 3):
-        table = page.request.put(f"{server}/api/tables/{created['id']}/cities/{city}/grid",
-                                 data={"grid": grid}, headers={"Origin": server}).json()
+        type_grid(page, server, created["id"], city, grid)
+    page.goto(f"{server}/tables/{created['id']}")
+    return created["id"]
+
+
+def test_solo_full_mode_shows_the_difficulty_as_a_line_of_its_own(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = solo_table_typed(page, server)
+    table = page.request.get(f"{server}/api/tables/{table_id}").json()
     automaville = table["scores"]["cities"][1]
     assert automaville["difficulty"]["modifier"] == 4
-    page.goto(f"{server}/tables/{created['id']}")
     row = page.locator(".scores td.difficulty")
     expect(row.nth(1)).to_have_text("+4")
     expect(row.nth(0)).to_have_text("")
@@ -481,13 +488,7 @@ def test_solo_full_mode_shows_the_difficulty_as_a_line_of_its_own(server, browse
 
 def test_a_solo_scoreboard_with_its_difficulty_fits_the_smallest_phone(server, browser):
     page = browser.new_page(viewport={"width": 320, "height": 640})
-    created = page.request.post(f"{server}/api/tables", data={"players": ["Me"], "difficulty": 6},
-                                headers={"Origin": server}).json()
-    grid = [["shop"] * 4, ["factory", "house", "tavern-drink", "park"], ["office"] * 4,
-            ["park"] * 4]
-    for city in (1, 2, 3):
-        type_grid(page, server, created["id"], city, grid)
-    page.goto(f"{server}/tables/{created['id']}")
+    solo_table_typed(page, server)
     board = page.locator("#scoreboard .scores")
     expect(board.locator("tbody tr")).to_have_count(3)  # a row per city
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
