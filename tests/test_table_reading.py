@@ -348,9 +348,9 @@ def test_windows_sized_for_the_cities_are_not_looked_over_twice(reader, monkeypa
     sides = []
     look_over = table_reading._look_over
 
-    def spy(reader, padded, pad, asked):
+    def spy(reader, padded, pad, asked, *passed_over):
         sides.append([round(side) for side in asked])
-        return look_over(reader, padded, pad, asked)
+        return look_over(reader, padded, pad, asked, *passed_over)
 
     monkeypatch.setattr(table_reading, "_look_over", spy)
     # (dev seed 903: 6 cities on light wood, each about a fifth of the long side)
@@ -363,6 +363,37 @@ def test_windows_sized_for_the_cities_are_not_looked_over_twice(reader, monkeypa
     data, _ = table(4)  # windows of 427 px, the first 800, 400 and 200 (in the work copy)
     # a region not read whole at first sight: the quarters are looked over after all
     assert len(read(reader, data).cities) == 4 and sides == [[800, 400], [200], [427]]
+
+
+def test_windows_sized_for_the_cities_pass_over_plain_table_and_cities_read(reader,
+                                                                          monkeypatch):
+    """When the first windows read every region they show as a whole city, the windows
+    sized for the cities look only where something stands out from the table beside the
+    cities read (a mug, the cards, a city the first windows missed), not over plain table:
+    fewer finder looks, the same cities."""
+    looks = []  # (windows of the grid, windows looked at) of each look over
+    look_over = table_reading._look_over
+
+    def spy(reader, padded, pad, asked, left=None, city=0.0):
+        h, w = padded.shape[:2]
+        grid = sum(len(search.window_boxes(h, w, side)) for side in asked)
+        run = reader.finder.predict
+        seen = []
+        monkeypatch.setattr(reader.finder, "predict", lambda views: seen.append(len(views))
+                            or run(views))
+        found = look_over(reader, padded, pad, asked, left, city)
+        monkeypatch.setattr(reader.finder, "predict", run)
+        looks.append((grid, sum(seen), left is not None))
+        return found
+
+    monkeypatch.setattr(table_reading, "_look_over", spy)
+    # (dev seed 903: 6 cities on light wood; windows for them of 311 px in the work copy,
+    # the first ones 1000 and 500: each of its regions read as a whole city there)
+    jpeg, truth = independent_table(903105, 6, "light-wood", "medium")
+    every_complete_city_found(reader, jpeg, truth, 6)
+    assert len(looks) == 2 and looks[0][0] == looks[0][1] and not looks[0][2]
+    grid, looked, passed_over = looks[1]
+    assert passed_over and 0 < looked < grid  # (a cast shadow stands out here too)
 
 
 def test_cli_reads_a_whole_table_in_seating_order(capsys, tmp_path):

@@ -121,6 +121,9 @@ class VisionConfig:
     table_max_overlap: float = 0.25  # a city read over this share of one read before: the same
     table_pair_squareness: float = 0.35  # a region this square or more, but less than
     # table_min_squareness, may be two cities side by side: its halves are looked at too
+    table_read_margin: float = 1.25  # a city read, grown this much about its centre (its
+    # shadow), and what stands out beside it: windows sized for the cities look over only
+    table_left_share: float = 0.1  # ... where this share of a city's area stands out besides
     table_edge_margin: float = 0.002  # a city this near the frame's edge (share of its width)
     # is cut by it
     standout_px: int = 500  # what stands out of the table is looked for with the photo this
