@@ -535,15 +535,14 @@ def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray,
     if smallest is not None and not (clean and window >= smallest):
         earlier.update(seen=seen, looks=quick)
         return None
+    first_cities = [look.quad for look in quick.values() if not look.not_tiles]
     if not _looked_over(window, first, cfg):
-        cities = [look.quad for look in quick.values() if not look.not_tiles]
-        left = _left_over(stands_out, cities, to_image, small.shape[1], cfg) if clean else None
-        found = _one_per_city(found + _look_over(reader, padded, pad, [window], left, typical),
-                              cfg)
+        keep = _beside_cities(stands_out, first_cities, to_image, small.shape[1], typical,
+                              cfg) if clean else None
+        found = _one_per_city(found + _look_over(reader, padded, pad, [window], keep), cfg)
     found = _large_enough(found, least)  # (the specks only told the windows' size)
     quick |= _first_looks(reader, seen, [c for c in found if id(c) not in quick], to_image,
-                          typical, [look.quad for look in quick.values() if not look.not_tiles],
-                          known)
+                          typical, first_cities, known)
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
     standing = [c for c in _large_enough(standing, least)
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
@@ -557,14 +556,14 @@ def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray,
         (to_image(c.quad), c.at_edge, quick[id(c)], True) for c in standing]
 
 
-def _left_over(stands_out: np.ndarray, cities: list[np.ndarray], to_image, width: int,
-               config) -> np.ndarray:
-    """What stands out from the table (``stands_out`` (h, w) bool, ``search.standing_out``
-    of the shrunk copy, ``width`` pixels wide, that ``to_image`` maps to the image read)
-    outside the cities read (quads (4, 2) in the image read), each grown by
-    ``table_read_margin`` about its centre (its drop shadow stands out too): the integral
-    image (h + 1, w + 1) of those spots, for ``_look_over`` to pass over the windows that
-    hold too few of them.
+def _beside_cities(stands_out: np.ndarray, cities: list[np.ndarray], to_image, width: int,
+                   typical: float, config) -> Callable[[np.ndarray], bool]:
+    """Whether a window (box (2, 2) in the shrunk copy's pixels, ``width`` wide, which
+    ``to_image`` maps to the image read) holds at least ``table_left_share`` of a city's area
+    (``typical``, an extent in those pixels) of what stands out from the table (``stands_out``
+    (h, w) bool, ``search.standing_out``) outside the cities read (quads (4, 2) in the image
+    read), each grown by ``table_read_margin`` about its centre (its drop shadow stands out
+    too).
 
     When the first windows read every region they showed as a whole city, a city they
     missed still differs from the table around it (the cities of three photos of seed 901
@@ -572,15 +571,22 @@ def _left_over(stands_out: np.ndarray, cities: list[np.ndarray], to_image, width
     two of them joined as one region), while a window of plain table, or of cities read
     only, holds no city more: on a 12 MP photo of six cities on light wood, 23 of the 48
     windows sized for the cities."""
-    w = stands_out.shape[1]
+    h, w = stands_out.shape
+    scale = w / width  # mask pixels per pixel of the shrunk copy
+    to_mask = scale / _extent(to_image(np.float32([[0, 0], [1, 1]])))  # ... of the image read
     left = stands_out.astype(np.uint8)
-    scale = w / width / _extent(to_image(np.float32([[0, 0], [1, 1]])))  # mask pixels per
-    # pixel of the image read
     for quad in cities:
         centre = quad.mean(0)
         grown = (quad - centre) * config.table_read_margin + centre
-        cv2.fillConvexPoly(left, np.int32(np.round(grown * scale)), 0)
-    return cv2.integral(left)
+        cv2.fillConvexPoly(left, np.int32(np.round(grown * to_mask)), 0)
+    total = cv2.integral(left)  # (h + 1, w + 1): the spots left in any box in four lookups
+    least = config.table_left_share * (typical * scale) ** 2
+
+    def holds(box: np.ndarray) -> bool:
+        (x0, y0), (x1, y1) = np.clip(np.round(box * scale).astype(int), 0, [w, h])
+        return total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0] >= least
+
+    return holds
 
 
 def _large_enough(regions: list[search.Candidate], least: float) -> list[search.Candidate]:
@@ -662,33 +668,20 @@ def _one_per_city(found: list[search.Candidate], config) -> list[search.Candidat
 
 
 def _look_over(reader: PhotoReader, padded: np.ndarray, pad: int, sides: list[float],
-               left: np.ndarray | None = None, city: float = 0.0) -> list[search.Candidate]:
-    """The finder over windows of these sides (pixels), overlapping by half: the regions
-    each window shows whole, in the unpadded photo's pixels. With ``left`` (``_left_over``'s
-    integral image of the spots standing out beside the cities read), only the windows
-    holding at least ``table_left_share`` of a city's area (``city``, an extent in the
-    photo's pixels) of those spots."""
+               keep: Callable[[np.ndarray], bool] | None = None) -> list[search.Candidate]:
+    """The finder over windows of these sides (pixels), overlapping by half (only those
+    that ``keep`` says hold something to look at, given the box (2, 2) in the unpadded
+    photo's pixels): the regions each window shows whole, in the unpadded photo's pixels."""
     cfg = reader.config
     h, w = padded.shape[:2]
-    boxes = [b for side in sides for b in search.window_boxes(h, w, side)]
-    if left is not None:
-        boxes = [b for b in boxes if _spots_in(left, b - pad, w - 2 * pad) >=
-                 cfg.table_left_share * (city * (left.shape[1] - 1) / (w - 2 * pad)) ** 2]
+    boxes = [b for side in sides for b in search.window_boxes(h, w, side)
+             if keep is None or keep(b - pad)]
     if not boxes:
         return []
     views, backs = zip(*(geometry.finder_view(padded, b, cfg.finder_px) for b in boxes),
                        strict=True)
     masks = reader.finder.predict(np.stack(views)) > cfg.finder_threshold
     return search.candidates(masks, boxes, list(backs), (w, h), pad, cfg)
-
-
-def _spots_in(integral: np.ndarray, box: np.ndarray, width: int) -> int:
-    """How many spots of a mask lie in a box (2, 2) of an image ``width`` pixels wide, from
-    the mask's integral image (h + 1, w + 1)."""
-    scale = (integral.shape[1] - 1) / width
-    (x0, y0), (x1, y1) = np.clip(np.round(box * scale).astype(int), 0,
-                                 [integral.shape[1] - 1, integral.shape[0] - 1])
-    return int(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
 
 
 def _looked_over(window: float, sides: list[float], config) -> bool:

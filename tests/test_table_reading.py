@@ -374,16 +374,16 @@ def test_windows_sized_for_the_cities_pass_over_plain_table_and_cities_read(read
     looks = []  # (windows of the grid, windows looked at) of each look over
     look_over = table_reading._look_over
 
-    def spy(reader, padded, pad, asked, left=None, city=0.0):
+    def spy(reader, padded, pad, asked, keep=None):
         h, w = padded.shape[:2]
         grid = sum(len(search.window_boxes(h, w, side)) for side in asked)
         run = reader.finder.predict
         seen = []
         monkeypatch.setattr(reader.finder, "predict", lambda views: seen.append(len(views))
                             or run(views))
-        found = look_over(reader, padded, pad, asked, left, city)
+        found = look_over(reader, padded, pad, asked, keep)
         monkeypatch.setattr(reader.finder, "predict", run)
-        looks.append((grid, sum(seen), left is not None))
+        looks.append((grid, sum(seen), keep is not None))
         return found
 
     monkeypatch.setattr(table_reading, "_look_over", spy)
