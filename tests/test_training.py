@@ -54,3 +54,14 @@ def test_a_photo_seen_from_further_keeps_the_city_under_its_corners():
     after = geometry.warp_city(image, corners).astype(float)
     aside = geometry.warp_city(image, corners + np.float32([tile / 2, 0])).astype(float)
     assert np.abs(after - before).mean() < 0.6 * np.abs(aside - before).mean()
+
+
+def test_crops_stay_uint8_when_a_scene_shows_no_table_around_its_city(monkeypatch):
+    """A city filling the frame leaves no room for crops of the table ("empty" cells); its
+    crops must stay uint8, or the whole training set stacked with them turns float64."""
+    from training import data
+
+    monkeypatch.setattr(data, "_empty_crops", lambda *args: ([], []))
+    samples = data.classifier_samples((3, 5, "drawn"))
+    assert samples["tile"].dtype == np.uint8 and samples["corner"].dtype == np.uint8
+    assert len(samples["tile"]) == 32 and (samples["building"] != data.IGNORE).sum() == 16

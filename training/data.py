@@ -98,11 +98,13 @@ def classifier_samples(job: tuple[int, int, str]) -> dict[str, np.ndarray]:
         building += [LABELS.index(n) if quarter == 0 else IGNORE for n in names]
         turn += [quarter] * 16
     empty_t, empty_c = _empty_crops(image, city, rng, 4)
+    # uint8 even when no empty crop was found: one float scene made the whole set float64
+    # (eight times the memory: 7.7 GB for the full budget's crops)
     building += [LABELS.index("empty")] * len(empty_t)
     turn += [IGNORE] * len(empty_t)
     return {
-        "tile": np.concatenate([*tiles, np.array(empty_t).reshape(-1, *tiles[0].shape[1:])]),
-        "corner": np.concatenate([*corners, np.array(empty_c).reshape(-1, *corners[0].shape[1:])]),
+        "tile": np.concatenate([*tiles, np.array(empty_t, np.uint8).reshape(-1, *tiles[0].shape[1:])]),
+        "corner": np.concatenate([*corners, np.array(empty_c, np.uint8).reshape(-1, *corners[0].shape[1:])]),
         "building": np.array(building, np.int64),
         "turn": np.array(turn, np.int64),
     }
