@@ -1091,9 +1091,14 @@ def test_a_new_photo_and_deleting_the_table_are_undone_or_asked_first(server, br
     page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(photo(CASES[0])))
     page.locator('.city[data-city="1"] .grid-wrap.photo').wait_for(timeout=60_000)
     expect(page.locator("#snackbar-text")).to_have_text("City 1 read from the new photo.")
+    # City 1 now holds a photo of its own: a photo of the whole table would replace it, so
+    # that is asked too (before, it was replaced without a word); "no" sends nothing.
+    asked.append(dismissed(page, lambda: page.set_input_files("#table-photo",
+                                                              str(TABLES / "table-4.jpg"))))
+    assert asked[1] == "A new photo replaces City 1's own photo. Replace it?"
     page.locator("#snackbar").get_by_role("button", name="Undo").click()
     expect(page.locator("#snackbar-text")).to_have_text("Undone.")
-    assert cell_labels(page, 1)[0] == ["S", "F", "P", "H"] and len(asked) == 1 and len(sent) == 2
+    assert cell_labels(page, 1)[0] == ["S", "F", "P", "H"] and len(asked) == 2 and len(sent) == 2
 
     # Deleting the table: "no" keeps it, "yes" deletes it and goes home, where Undo brings it back.
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
@@ -1101,7 +1106,7 @@ def test_a_new_photo_and_deleting_the_table_are_undone_or_asked_first(server, br
     page.wait_for_timeout(300)
     kept = page.request.get(f"{server}/api/tables/{table_id}")
     name = kept.json()["name"]
-    assert kept.ok and asked[1] == f"Delete {name}?"
+    assert kept.ok and asked[2] == f"Delete {name}?"
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#delete")
     page.wait_for_url(server + "/")

@@ -164,9 +164,10 @@ export function photoTargets(page, count) {
   return empty.length >= count ? empty : all;
 }
 
-// True when a new photo of these cities wipes none of the player's work, or the player says so.
-export function replaceWork(page, indexes) {
-  const lost = indexes.map((index) => workOn(page, index)).filter(Boolean);
+// True when a new photo of these cities wipes none of the player's work, or the player says so;
+// ``sent`` is the city whose own photo is the one sent (read again for every city in it).
+export function replaceWork(page, indexes, sent = null) {
+  const lost = indexes.map((index) => workOn(page, index, index === sent)).filter(Boolean);
   return !lost.length || confirm(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`);
 }
 
@@ -178,13 +179,18 @@ const changedNothing = (message) => Boolean(message && message.endsWith(NOTHING_
 // A city with anything in it: a photo, a reading, tiles typed in, Automaville's counts.
 const holdsSomething = (city) => Boolean(city.photo || city.counts || (city.grid && city.grid.flat().some(Boolean)));
 
-// What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles".
-function workOn(page, index) {
+// What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles",
+// "City 3's own photo" (taken of it alone, closer than a photo of the whole table: a player
+// who photographed each city keeps those readings unless they say so; a city read from a photo
+// of the whole table is not asked about: a new photo of the table is taken to replace it).
+function workOn(page, index, photoSent = false) {
   const city = page.table.cities[index];
   const fixed = correctedCells(city).length;
   const typed = !city.photo && city.grid ? city.grid.flat().filter(Boolean).length : 0;
   if (fixed) return `City ${index + 1}'s ${plural(fixed, "corrected cell", "corrected cells")}`;
-  return typed ? `City ${index + 1}'s ${plural(typed, "typed tile", "typed tiles")}` : null;
+  if (typed) return `City ${index + 1}'s ${plural(typed, "typed tile", "typed tiles")}`;
+  const own = city.photo && !(city.reading || {}).table_photo && !photoSent;
+  return own ? `City ${index + 1}'s own photo` : null;
 }
 
 // A photo of several cities sent for one (the whole table, say): one of them was read for this
@@ -197,7 +203,7 @@ function severalCities(page, index) {
   if (file) {
     const whole = el("button", { type: "button", className: "small primary read-every-city", textContent: "Read every city in it" });
     whole.dataset.focus = `several:${index}`;
-    whole.addEventListener("click", () => sendTablePhoto(page, file));
+    whole.addEventListener("click", () => sendTablePhoto(page, file, index));
     box.append(whole);
   } else {
     box.append(el("p", { className: "hint", textContent: "To read every city in it, send it with “Whole table in one photo” above." }));

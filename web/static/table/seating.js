@@ -7,6 +7,7 @@ import { polygonPoints } from "./drawing.js";
 import { isFinal } from "./scoreboard.js";
 import { fitTags, seatTag } from "./seat-tags.js";
 import { forgetConfirmed, refocus, setCardError } from "./state.js";
+import { dropUndo } from "./undo.js";
 import { ago, cityName, esc, listed, plural, sentence } from "./words.js";
 
 // --- the table seen from above: seats around a circle, each city between its builders ----
@@ -59,10 +60,11 @@ export function fitSeating() {
 
 // --- one photo of the whole table: every city found, read and seated; players check the seating ---
 
-export async function sendTablePhoto(page, file) {
+// ``from``: the city whose own photo this is (it showed more than one city).
+export async function sendTablePhoto(page, file, from = null) {
   if (!file || !(await page.loaded())) return;
   if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
-  if (!replaceWork(page, page.table.cities.map((_, i) => i))) return; // it may seat a city anywhere
+  if (!replaceWork(page, page.table.cities.map((_, i) => i), from)) return; // it may seat a city anywhere
   if (!(await noOtherTablePhoto(page))) return;
   page.showError("");
   // The server may seat a city anywhere: every city waits while the photo is read.
@@ -86,6 +88,7 @@ export async function sendTablePhoto(page, file) {
   }
   const { photo: placed, ...answer } = result.data;
   page.answer(answer);
+  dropUndo(page); // the change it offered to take back was to a city this photo replaced
   for (const seat of placed.seats) { forgetConfirmed(page, seat); setCardError(page, seat, ""); }
   page.paint = null;
   page.nextCell = null;
