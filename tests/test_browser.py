@@ -365,6 +365,13 @@ def test_a_whole_table_photo_read_while_the_page_waited_opens_its_seating(server
     send_table_photo(page, server, table_id)
     expect(page.locator("#seat-panel")).to_be_visible(timeout=15_000)
     expect(page.locator("#seat-photo .seat-outline")).to_have_count(4)
+    # said and brought into view as for a photo sent from this page (before: no status line,
+    # the panel left below the fold)
+    expect(page.locator("#seat-status")).to_have_text("4 cities found in this photo. Check the seating.")
+    expect(page.locator("#seat-panel-title")).to_be_in_viewport()
+    page.reload()  # a reload with the seating still to check: the same
+    expect(page.locator("#seat-status")).to_have_text("4 cities found in this photo. Check the seating.")
+    expect(page.locator("#seat-panel-title")).to_be_in_viewport()
     page.close()
 
 

@@ -216,11 +216,16 @@ export function renderSeating(page) {
   const seats = seatsOf(page.table, page.seatShot);
   const found = $("seat-status").dataset.found;
   if (found) sayFound(page, Number(found)); // the seats still empty, as they are now
+  else if (page.seatArrived) sayFound(page, seats.length);
   drawSeatPhoto(page, seats);
   listSeats(page);
   $("seating-right").disabled = page.busy.size > 0;
   $("seat-turns").hidden = seats.length < 3; // with two cities, turning is a swap
   for (const id of ["seating-back", "seating-on"]) $(id).disabled = page.busy.size > 0 || page.reordering;
+  if (page.seatArrived) { // its cities came in while the page waited (reloaded, another phone)
+    page.seatArrived = false;
+    panel.scrollIntoView({ block: "start" });
+  }
 }
 
 // The photo, every city read from it outlined and tagged with its seat, those not read dashed;

@@ -26,6 +26,7 @@ export function createPage(root, draw) {
     pending: new Map(), // "index:r:c" -> building painted, not yet answered by the server
     sending: Promise.resolve(), // painted cells go to the server one after another
     seatShot: null, // the whole-table photo (its cities' reading.table_photo) whose seating panel is open
+    seatArrived: false, // that panel opened for cities that came in while the page waited
     unchecked: null, // the whole-table photo whose seating is not checked yet: no winner is named meanwhile
     swapFrom: null, // the seat chosen first in the seating panel: the next seat chosen swaps with it
     reordering: false, // a new seating is being sent
@@ -49,7 +50,10 @@ export function createPage(root, draw) {
       // a whole-table photo whose seating waits to be checked: its panel opens on a reload, and
       // when its cities come in while this page waited for them (reloaded, or Back and Forward,
       // during the read)
-      if (page.unchecked && page.unchecked !== before && !page.seatShot) page.seatShot = page.unchecked;
+      if (page.unchecked && page.unchecked !== before && !page.seatShot) {
+        page.seatShot = page.unchecked;
+        page.seatArrived = true; // said and brought into view as a photo sent from here is
+      }
     },
     load: async () => {
       page.answer(await call("GET", page.api));
