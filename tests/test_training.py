@@ -65,3 +65,53 @@ def test_crops_stay_uint8_when_a_scene_shows_no_table_around_its_city(monkeypatc
     samples = data.classifier_samples((3, 5, "drawn"))
     assert samples["tile"].dtype == np.uint8 and samples["corner"].dtype == np.uint8
     assert len(samples["tile"]) == 32 and (samples["building"] != data.IGNORE).sum() == 16
+
+
+def test_the_exported_tile_model_read_back_for_fine_tuning_reads_as_onnxruntime_does():
+    """training.finetune starts from the shipped tiles.onnx: read back into torch (batch
+    norm folded), it gives the same buildings, turns and features."""
+    from scorer.vision.models import MODEL_DIR, TileClassifier
+    from training.finetune import load_exported
+    from training.train import to_tensor
+
+    rng = np.random.default_rng(0)
+    tiles = rng.integers(0, 256, (6, 64, 64, 3), dtype=np.uint8)
+    corners = rng.integers(0, 256, (6, 48, 48, 3), dtype=np.uint8)
+    with torch.no_grad():
+        building, turn, features = load_exported(MODEL_DIR / "tiles.onnx").eval()(
+            to_tensor(tiles), to_tensor(corners))
+    probs, turns, shipped = TileClassifier().predict(tiles, corners)
+    assert np.allclose(torch.softmax(building, 1).numpy(), probs, atol=1e-5)
+    assert np.allclose(torch.softmax(turn, 1).numpy(), turns, atol=1e-5)
+    assert np.allclose(features.numpy(), shipped, atol=1e-4)
+
+
+def test_harder_crops_are_changed_only_where_drawn_and_stay_uint8():
+    from training.finetune import harder
+
+    rng = np.random.default_rng(1)
+    tiles = rng.integers(40, 200, (40, 64, 64, 3), dtype=np.uint8)
+    corners = rng.integers(40, 200, (40, 48, 48, 3), dtype=np.uint8)
+    none_t, none_c = harder(tiles, corners, np.random.default_rng(2), 0.0)
+    assert np.array_equal(none_t, tiles) and np.array_equal(none_c, corners)
+    all_t, all_c = harder(tiles, corners, np.random.default_rng(2), 1.0)
+    assert all_t.dtype == np.uint8 and all_c.dtype == np.uint8
+    assert (np.abs(all_c.astype(int) - corners).mean(axis=(1, 2, 3)) > 1).all()
+
+
+def test_fine_tuning_a_copy_of_the_shipped_models_writes_a_model_the_reader_loads(tmp_path):
+    import shutil
+
+    from scorer.reading import PhotoReader
+    from scorer.vision.models import MODEL_DIR
+    from training import finetune
+
+    for path in MODEL_DIR.iterdir():
+        if path.suffix in (".onnx", ".json", ".npz"):
+            shutil.copy(path, tmp_path)
+    assert finetune.main(["--models", str(tmp_path), "--budget", "tiny", "--processes", "1"]) == 0
+    meta = json.loads((tmp_path / "tiles.json").read_text())
+    assert meta["fine_tune"]["steps"] == finetune.BUDGETS["tiny"]["steps"]
+    assert meta["sha256"] != json.loads((MODEL_DIR / "tiles.json").read_text())["sha256"]
+    assert PhotoReader(tmp_path).classifier.predict(
+        np.zeros((2, 64, 64, 3), np.uint8), np.zeros((2, 48, 48, 3), np.uint8))[0].shape == (2, 10)
