@@ -26,7 +26,7 @@ from torch import nn
 
 from . import data
 from .anchors import save_anchors
-from .train import _step, augment, crop_accuracy, save_classifier, to_tensor
+from .train import TileNet, _step, augment, crop_accuracy, save_classifier, to_tensor
 
 BUDGETS = {  # scenes rendered, optimiser steps of 128 crops
     "full": {"scenes": 1400, "steps": 900},
@@ -37,32 +37,7 @@ LEARNING_RATE = 1e-3
 HARDER_SHARE = 0.5  # of the crops, seen as a small, blurred or badly lit tile
 
 
-def _branch(widths: list[int]) -> nn.Sequential:
-    """``train.branch`` with each batch norm folded into its convolution's bias."""
-    layers, cin = [], 3
-    for w in widths:
-        layers += [nn.Conv2d(cin, w, 3, 2, 1), nn.ReLU(inplace=True),
-                   nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True)]
-        cin = w
-    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten())
-
-
-class FoldedTileNet(nn.Module):
-    """``train.TileNet`` as exported: the same views, features and heads, no batch norm."""
-
-    def __init__(self, labels: int):
-        super().__init__()
-        self.tile = _branch([16, 32, 64, 96])
-        self.corner = _branch([16, 32, 48, 64])
-        self.building = nn.Sequential(nn.Dropout(0.2), nn.Linear(96 + 64, labels))
-        self.turn = nn.Linear(96 + 64, 4)
-
-    def forward(self, tile, corner):
-        features = torch.cat([self.tile(tile), self.corner(corner)], dim=1)
-        return self.building(features), self.turn(features), features
-
-
-def load_exported(path: Path) -> FoldedTileNet:
+def load_exported(path: Path) -> TileNet:
     """The tile model of ``tiles.onnx`` as a torch module: each branch's convolutions in the
     order its input flows through them, then the two heads."""
     import onnx
@@ -74,13 +49,13 @@ def load_exported(path: Path) -> FoldedTileNet:
     for node in graph.node:
         for name in node.input:
             readers.setdefault(name, []).append(node)
-    net = FoldedTileNet(len(data.LABELS))
+    net = TileNet(len(data.LABELS), folded=True)
 
     def put(param: torch.Tensor, name: str) -> None:
         param.data = torch.from_numpy(weights[name].copy())
 
     for name, branch in (("tile", net.tile), ("corner", net.corner)):
-        convs = [layer for layer in branch if isinstance(layer, nn.Conv2d)]
+        convs = [layer for layer in branch.modules() if isinstance(layer, nn.Conv2d)]
         done = 0
         while done < len(convs):
             node = next(n for n in readers[name] if n.op_type in ("Conv", "Relu"))

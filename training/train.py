@@ -33,26 +33,31 @@ BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
 }
 
 
-def block(cin: int, cout: int, stride: int) -> nn.Sequential:
+def block(cin: int, cout: int, stride: int, folded: bool = False) -> nn.Sequential:
+    """Convolution, batch norm and ReLU; ``folded``: the norm folded into the convolution's
+    bias, as the exported model has it (``training.finetune`` trains that)."""
+    if folded:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1), nn.ReLU(inplace=True))
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
                          nn.ReLU(inplace=True))
 
 
-def branch(widths: list[int]) -> nn.Sequential:
+def branch(widths: list[int], folded: bool = False) -> nn.Sequential:
     layers, cin = [], 3
     for w in widths:
-        layers += [block(cin, w, 2), block(w, w, 1)]
+        layers += [block(cin, w, 2, folded), block(w, w, 1, folded)]
         cin = w
     return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten())
 
 
 class TileNet(nn.Module):
-    """Whole-tile view and a sharper view of the icon corner; heads for building and turn."""
+    """Whole-tile view and a sharper view of the icon corner; heads for building and turn
+    (``folded``: see ``block``)."""
 
-    def __init__(self, labels: int):
+    def __init__(self, labels: int, folded: bool = False):
         super().__init__()
-        self.tile = branch([16, 32, 64, 96])
-        self.corner = branch([16, 32, 48, 64])
+        self.tile = branch([16, 32, 64, 96], folded)
+        self.corner = branch([16, 32, 48, 64], folded)
         self.building = nn.Sequential(nn.Dropout(0.2), nn.Linear(96 + 64, labels))
         self.turn = nn.Linear(96 + 64, 4)
 
