@@ -26,7 +26,7 @@ from torch import nn
 
 from . import data
 from .anchors import save_anchors
-from .train import TileNet, _step, augment, crop_accuracy, save_classifier, to_tensor
+from .train import TileNet, _step, classifier_loss, crop_accuracy, save_classifier
 
 BUDGETS = {  # scenes rendered, optimiser steps of 128 crops
     "full": {"scenes": 1400, "steps": 900},
@@ -118,7 +118,6 @@ def fine_tune(net: nn.Module, samples: dict, steps: int, rng: np.random.Generato
     opt = torch.optim.AdamW(net.parameters(), LEARNING_RATE, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, LEARNING_RATE, total_steps=steps,
                                                 pct_start=0.1)
-    loss_fn = nn.CrossEntropyLoss(ignore_index=data.IGNORE, label_smoothing=0.05)
     net.train()
     n, batch = len(samples["tile"]), 128
     order, at = rng.permutation(n), 0
@@ -128,9 +127,7 @@ def fine_tune(net: nn.Module, samples: dict, steps: int, rng: np.random.Generato
         idx = order[at:at + batch]
         at += batch
         tiles, corners = harder(samples["tile"][idx], samples["corner"][idx], rng, HARDER_SHARE)
-        b_out, t_out, _ = net(to_tensor(augment(tiles, rng)), to_tensor(augment(corners, rng)))
-        _step(opt, sched, loss_fn(b_out, torch.from_numpy(samples["building"][idx]))
-              + 0.5 * loss_fn(t_out, torch.from_numpy(samples["turn"][idx])))
+        _step(opt, sched, classifier_loss(net, samples, idx, tiles, corners, rng))
         if step % 100 == 0:
             print(f"  fine-tune step {step}/{steps}: loss {sched.last_loss:.4f}", flush=True)
     return net.eval()

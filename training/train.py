@@ -122,19 +122,27 @@ def train_classifier(samples: dict, epochs: int, seed: int) -> TileNet:
     n, batch = len(samples["tile"]), 128
     steps = epochs * max(1, n // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    loss_fn = nn.CrossEntropyLoss(ignore_index=data.IGNORE, label_smoothing=0.05)
     net.train()
     for epoch in range(epochs):
         order = rng.permutation(n)
         for start in range(0, n - batch + 1 if n >= batch else 1, batch):
             idx = order[start:start + batch]
-            b_out, t_out, _ = net(to_tensor(augment(samples["tile"][idx], rng)),
-                               to_tensor(augment(samples["corner"][idx], rng)))
-            b_y = torch.from_numpy(samples["building"][idx])
-            t_y = torch.from_numpy(samples["turn"][idx])
-            _step(opt, sched, loss_fn(b_out, b_y) + 0.5 * loss_fn(t_out, t_y))
+            _step(opt, sched, classifier_loss(net, samples, idx, samples["tile"][idx],
+                                              samples["corner"][idx], rng))
         print(f"  classifier epoch {epoch + 1}/{epochs}: loss {sched.last_loss:.4f}", flush=True)
     return net.eval()
+
+
+_CROSS_ENTROPY = nn.CrossEntropyLoss(ignore_index=data.IGNORE, label_smoothing=0.05)
+
+
+def classifier_loss(net: TileNet, samples: dict, idx: np.ndarray, tiles: np.ndarray,
+                    corners: np.ndarray, rng: np.random.Generator) -> torch.Tensor:
+    """The loss of the crops ``tiles`` and ``corners`` (samples ``idx``, as given or seen
+    harder), jittered by ``augment``: the building, and half as much the turn."""
+    building, turn, _ = net(to_tensor(augment(tiles, rng)), to_tensor(augment(corners, rng)))
+    return (_CROSS_ENTROPY(building, torch.from_numpy(samples["building"][idx]))
+            + 0.5 * _CROSS_ENTROPY(turn, torch.from_numpy(samples["turn"][idx])))
 
 
 def train_finder(samples: dict, epochs: int, seed: int) -> FinderNet:
