@@ -369,9 +369,15 @@ def test_a_whole_table_photo_read_while_the_page_waited_opens_its_seating(server
     # the panel left below the fold)
     expect(page.locator("#seat-status")).to_have_text("4 cities found in this photo. Check the seating.")
     expect(page.locator("#seat-panel-title")).to_be_in_viewport()
+    # the photo fills a phone's screen: the button that settles the seating stays in view at
+    # its bottom (before: below the fold, under the photo and the list of seats)
+    expect(page.locator("#seating-right")).to_be_in_viewport()
     page.reload()  # a reload with the seating still to check: the same
     expect(page.locator("#seat-status")).to_have_text("4 cities found in this photo. Check the seating.")
     expect(page.locator("#seat-panel-title")).to_be_in_viewport()
+    expect(page.locator("#seating-right")).to_be_in_viewport()
+    page.mouse.wheel(0, 5000)  # scrolled past the panel: the bar goes with it
+    expect(page.locator("#seating-right")).not_to_be_in_viewport()
     page.close()
 
 
