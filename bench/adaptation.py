@@ -13,7 +13,9 @@ painted over in slate blue); the icons and the scoring strip stay where they wer
 model reads it clearly worse than the artwork it was trained on (see the k = 0 row).
 "Edition C" (--edition C: hue -40 degrees, more saturated, a cool cast, a wider brown frame) and
 "edition D" (--edition D: hue +75 degrees, a dark green frame) are the development printings:
-AdaptConfig is tuned on them, and B, never tuned on, is the figure.
+AdaptConfig is tuned on them. B was the figure until changes were tried on it too; "edition E"
+(--edition E: red and blue swapped, which no turn of the hues undoes, a cream frame), made on
+2026-12-02, is held out for the next change: nothing was tuned on it.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -78,16 +80,20 @@ class Edition:
     cast: tuple[float, float, float]
     frame_rgb: tuple[float, float, float]
     frame_px: int
+    swap_red_blue: bool = False  # inks no turn of the hues undoes (the reader tries turns)
 
     def describe(self) -> str:
         return (f"hue {self.hue_deg:+g} deg, saturation x{self.saturation}, contrast "
-                f"x{self.contrast}, cast {self.cast}, frame {self.frame_px} px {self.frame_rgb}")
+                f"x{self.contrast}, cast {self.cast}, frame {self.frame_px} px {self.frame_rgb}"
+                + (", red and blue swapped" if self.swap_red_blue else ""))
 
 
 EDITIONS = {
     "B": Edition(30.0, 0.8, 0.85, (10.0, 4.0, -8.0), (70.0, 80.0, 100.0), 21),  # measured
     "C": Edition(-40.0, 1.15, 0.9, (-6.0, 2.0, 10.0), (95.0, 60.0, 40.0), 26),  # development
     "D": Edition(75.0, 0.9, 0.95, (0.0, -4.0, 6.0), (40.0, 90.0, 60.0), 18),  # development
+    "E": Edition(0.0, 0.9, 0.9, (0.0, 6.0, 0.0), (200.0, 190.0, 160.0), 20, True),  # measured
+    # (made 2026-12-02, after B had been looked at while developing: nothing tuned on it)
 }
 EDITION = "B"
 
@@ -101,6 +107,8 @@ def new_edition(face: np.ndarray, edition: Edition) -> np.ndarray:
     hsv[..., 0] = (hsv[..., 0] + edition.hue_deg / 2) % 180  # OpenCV hue runs 0..180
     hsv[..., 1] *= edition.saturation
     out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2RGB).astype(np.float32)
+    if edition.swap_red_blue:
+        out = out[..., ::-1]
     out = 128 + (out - 128) * edition.contrast + np.float32(edition.cast)
     border = np.ones((FACE_PX, FACE_PX), bool)
     inner = slice(edition.frame_px, -edition.frame_px)
