@@ -92,8 +92,8 @@ EDITIONS = {
     "B": Edition(30.0, 0.8, 0.85, (10.0, 4.0, -8.0), (70.0, 80.0, 100.0), 21),  # measured
     "C": Edition(-40.0, 1.15, 0.9, (-6.0, 2.0, 10.0), (95.0, 60.0, 40.0), 26),  # development
     "D": Edition(75.0, 0.9, 0.95, (0.0, -4.0, 6.0), (40.0, 90.0, 60.0), 18),  # development
-    "E": Edition(0.0, 0.9, 0.9, (0.0, 6.0, 0.0), (200.0, 190.0, 160.0), 20, True),  # measured
-    # (made 2026-12-02, after B had been looked at while developing: nothing tuned on it)
+    "E": Edition(0.0, 0.9, 0.9, (0.0, 6.0, 0.0), (200.0, 190.0, 160.0), 20, True),  # held out
+    # (made 2026-12-02, after changes were tried on B: nothing tuned on it, not measured yet)
 }
 EDITION = "B"
 
