@@ -16,11 +16,13 @@ import pytest
 from photos import photo, truth
 from PIL import Image
 
+from scorer.city import BUILDINGS, TAVERN_KINDS
 from scorer.cli import main
 from scorer.errors import TableError
 from scorer.learned import LEARNED_FILE, lessons_from_bytes, lessons_to_bytes, load_learned
 from scorer.reading import PhotoReader
 from scorer.vision import geometry
+from scorer.vision.adaptation import Adaptation
 from web import create_app
 
 
@@ -179,6 +181,27 @@ def test_each_photo_is_matched_to_the_players_printing_or_the_models(reader):
             assert reading.grid == want
     finally:
         reader.adaptation = None
+
+
+def test_a_cell_more_like_a_built_in_cell_than_like_the_players_is_the_models_to_read():
+    """A new printing's tavern can look like the model's own shop (a built-in anchor) more
+    than like anything the players taught, while the model reads it surely as a tavern: the
+    anchor's vote must not overturn the model there. A cell like the players' house is still
+    read as they taught it."""
+    labels = [*BUILDINGS, "empty"]
+    unit = np.eye(4, dtype=np.float32)  # features of two parts of 2 (tile view, icon view)
+    adaptation = Adaptation(
+        references=np.stack([unit[0] + unit[2], unit[1] + unit[3]]),  # a player's, an anchor
+        columns=np.array([labels.index("house"), labels.index("shop")]),
+        weights=np.ones(2, np.float32), centre=np.zeros(4, np.float32), parts=(2, 2),
+        taverns=tuple(labels.index(k) for k in TAVERN_KINDS), empty=labels.index("empty"),
+        players=1)
+    model = np.full((2, len(labels)), 0.01, np.float32)
+    model[:, labels.index("tavern-drink")] = 0.91
+    like_the_anchor = unit[1] + unit[3] + 0.05 * (unit[0] + unit[2])
+    like_the_players = unit[0] + unit[2] + 0.05 * (unit[1] + unit[3])
+    read = adaptation.adjust(model, np.stack([like_the_anchor, like_the_players]), photo=1)
+    assert [labels[i] for i in read.argmax(axis=1)] == ["tavern-drink", "house"]
 
 
 def test_forgetting_restores_the_shipped_model_exactly(client, reader):

@@ -23,8 +23,11 @@ all, times its weight (a player's choice 1, an accepted reading's cell less):
   rest of the game, which is what a few corrections of one copy can vouch for;
 * the built-in anchor cells (shipped with the model, labelled, read right by it) vote too,
   so a cell of the printing the model knows stays with its own kind when a player's new
-  printing has a look-alike of another kind; and every update is checked on them (each
-  without its own vote): one that reads fewer right than the shipped model is refused;
+  printing has a look-alike of another kind; a cell more like an anchor than like any of
+  the players' cells is the model's to read (``anchors_gate``: a new printing's tavern can
+  look like the model's shop, which the model itself tells apart); and every update is
+  checked on them (each without its own vote): one that reads fewer right than the shipped
+  model is refused;
 * every tile of a photo comes from one copy of the game: a photo whose cells look like the
   players' more than like the anchors is of the players' printing, and there the anchors
   count less (a new printing's shop can look like the model's tavern); in a photo of the
@@ -187,6 +190,12 @@ class Adaptation:
             closeness[:, kinds] = np.maximum(closeness[:, kinds], like_kinds)
             closest = np.maximum(closest, worth)
         trust = cfg.strength * closest / (1 + cfg.strength * closest)
+        # a cell more like a built-in anchor than like any of the players' cells is read by
+        # the model: the anchors' votes alone overturned its right answers (a new printing's
+        # tavern like the model's shop)
+        if cfg.anchors_gate > 0:
+            theirs = cosine[:, :self.players].max(axis=1, initial=-1)
+            trust *= _sigmoid((theirs - cosine[:, self.players:].max(axis=1)) / cfg.anchors_gate)
         return closeness, trust * (1 - probs[:, self.empty])  # players label tiles: whether
         # a cell shows one at all stays the model's call
 
@@ -337,6 +346,10 @@ def _cosines(a: np.ndarray, b: np.ndarray, parts: tuple[int, ...]) -> np.ndarray
         least = cosine if least is None else np.minimum(least, cosine)
         start += size
     return least
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-np.clip(x, -50, 50)))
 
 
 def _unit(features: np.ndarray) -> np.ndarray:

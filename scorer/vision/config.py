@@ -170,6 +170,9 @@ class AdaptConfig:
     # less alike (cosine) in that photo
     players_kernel_width: float = 0.4  # in a photo of the players' printing, their cells'
     # kernel_width
+    anchors_gate: float = 0.01  # the look-alikes' trust falls by a sigmoid of (cosine to the
+    # closest of the players' cells - to the closest anchor) over this: a cell more like an
+    # anchor than like any player's cell is read by the model (0: no such gate)
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
     similar: float = 0.95  # two cells look alike: the cosine of their centred features
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise
