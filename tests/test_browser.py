@@ -954,6 +954,36 @@ def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(serve
     expect(card.locator(".corner-note")).to_be_visible()
     page.close()
 
+def test_a_retake_without_a_city_says_the_city_still_counts_and_can_be_dropped(server, browser,
+                                                                               tmp_path):
+    from PIL import Image
+
+    blank = tmp_path / "floor.jpg"
+    Image.new("RGB", (640, 480), (120, 90, 60)).save(blank, "JPEG")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    page.goto(f"{server}/tables/{table_id}")
+    card = page.locator('.city[data-city="1"]')
+    choose = '.city[data-city="1"] input[type=file]:not([capture])'
+    page.set_input_files(choose, str(photo(CASES[0])))
+    card.locator(".grid-wrap.photo").wait_for(timeout=60_000)
+    read = cell_labels(page, 1)
+    page.set_input_files(choose, str(blank))
+    expect(card.locator(".corner-note")).to_contain_text(
+        "The city below is still the one from before this photo.")
+    page.reload()  # long after the undo bar: the way back is on the card itself
+    expect(card.locator(".corner-note")).to_contain_text("still the one from before")
+    card.get_by_role("button", name="Keep the city as it was").click()
+    expect(card.locator(".corner-wrap")).to_have_count(0)
+    card.locator(".grid-wrap.photo").wait_for()
+    expect(card.get_by_role("button", name="Adjust corners")).to_be_visible()
+    assert cell_labels(page, 1) == read
+    page.reload()
+    card.locator(".grid-wrap.photo").wait_for()
+    expect(card.locator(".corner-note")).to_have_count(0)
+    page.close()
+
+
 def test_a_photos_reading_typed_over_comes_back_with_undo(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     asked = []
@@ -1310,10 +1340,15 @@ def test_paint_mode_types_many_cells_with_one_choice_and_counts_them(server, bro
     expect(card.locator(".paint-pick .paint-name")).to_have_text(
         ["Shop", "Factory", "Drink", "Food", "Music", "Bed", "Office", "Park", "House"])
 
-    # One choice of building, then four taps: a line of four shops (16 points).
+    # One choice of building, then four taps: a line of four shops (16 points). The first
+    # tile turns "Type in" into "Type over", and the grid stays under the finger.
     card.get_by_role("button", name="Paint shop").click()
     expect(card.get_by_role("button", name="Paint shop")).to_have_attribute("aria-pressed", "true")
-    for c in range(1, 5):
+    top = card.locator(".cell").first.bounding_box()["y"]
+    card.locator('.cell[data-row="1"][data-col="1"]').click()
+    expect(card.get_by_role("button", name="Type over")).to_be_visible()
+    assert abs(card.locator(".cell").first.bounding_box()["y"] - top) < 2  # not a row down
+    for c in range(2, 5):
         card.locator(f'.cell[data-row="1"][data-col="{c}"]').click()
     expect(card.locator(".typed")).to_have_text("4 of 16 tiles typed")
     card.get_by_role("button", name="Paint park").click()

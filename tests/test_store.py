@@ -163,6 +163,22 @@ def test_a_cell_keeps_the_players_latest_choice_and_forgets_an_undone_one(store)
     assert len(store.corrections()) == 1 and len(store.lessons()) == 1
 
 
+def test_a_choice_teaches_while_its_reading_is_the_citys(store):
+    """A new photo replaces the player's choices in the old reading, as the page warns: they
+    teach no more (a wrong tap there is gone with it); putting the old photo back brings them
+    back, and they stay in the corrections dataset throughout."""
+    key = store.create_table("t", ["A", "B", "C"], 4, 3)
+    store.keep_reading(key, 0, b"photo-1", b"warped-1", GRID, {"model_grid": GRID}, cells=CELLS)
+    store.set_cell(key, 0, 0, 0, "park", b"cell")
+    assert store.lessons() == [(bytes(4), "park", True)]
+    store.keep_reading(key, 0, b"photo-2", b"warped-2", GRID, {"model_grid": GRID}, cells=CELLS)
+    assert store.lessons() == [] and len(store.corrections()) == 1
+    store.restore_city(key, 0)
+    assert store.lessons() == [(bytes(4), "park", True)]
+    store.type_city(key, 0, GRID)  # typed over: replaced too
+    assert store.lessons() == []
+
+
 def test_accepted_readings_and_complete_tables_teach_their_other_cells(store):
     key = store.create_table("t", ["A", "B"], 4, 3)
     store.keep_reading(key, 0, b"photo", b"warped", GRID, {"model_grid": GRID}, cells=CELLS)

@@ -762,13 +762,17 @@ class Store:
 
     def _lessons(self, db: sqlite3.Connection, table_id: int | None = None) -> list:
         only = "" if table_id is None else f" AND table_id = {int(table_id)}"
+        cities = [(c, _load(c["reading"]), _load(c["grid"])) for c in db.execute(
+            f"SELECT * FROM cities WHERE 1 = 1{only} ORDER BY table_id, idx")]
+        # a choice teaches while its reading is the city's: a new photo (or typing over)
+        # replaces it, as the page says, and an undo of that brings it back
+        shown = {(c["table_id"], c["idx"], c["warped_file"]) for c, _, _ in cities}
         found, chosen = [], set()
         for r in db.execute("SELECT * FROM corrections WHERE cell IS NOT NULL"
                             f"{only} ORDER BY id"):
-            found.append((r["cell"], r["building"], True))
-            chosen.add((r["table_id"], r["city"], r["reading"], r["row"], r["col"]))
-        cities = [(c, _load(c["reading"]), _load(c["grid"])) for c in db.execute(
-            f"SELECT * FROM cities WHERE 1 = 1{only} ORDER BY table_id, idx")]
+            if r["reading"] is None or (r["table_id"], r["city"], r["reading"]) in shown:
+                found.append((r["cell"], r["building"], True))
+                chosen.add((r["table_id"], r["city"], r["reading"], r["row"], r["col"]))
         complete = {}  # a table whose scoreboard the players have seen: every city known,
         for c, reading, grid in cities:  # and no whole-table photo's seating still to check
             known = (is_complete(grid) or c["counts"] is not None) and not (

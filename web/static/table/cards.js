@@ -5,7 +5,7 @@ import { correctedCells, flaggedCount, gridView, paintTools, typedCount, typingC
 import { polygonPoints } from "./drawing.js";
 import { sendTablePhoto } from "./seating.js";
 import { forgetConfirmed, noteMoved, setCardError } from "./state.js";
-import { offerUndo, restoreCity } from "./undo.js";
+import { offerUndo, restoreCity, showUndo } from "./undo.js";
 import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./words.js";
 
 // City photos, one after another, to the cities at ``indexes`` (in seating order; the first
@@ -91,7 +91,12 @@ export function cityCard(page, city, index) {
   const actions = el("div", { className: "row" },
     fileButton("Take photo", "small primary take-photo", photo, index), photo,
     fileButton("Choose photo", "small choose-photo", pick, index), pick);
-  const type = el("button", { type: "button", className: "small type-grid", textContent: city.counts || (city.grid && city.grid.flat().some(Boolean)) ? "Type over" : "Type in" });
+  // both labels take the button's room, one shown: typing a first tile turns "Type in" into
+  // "Type over" without the row growing (the grid would jump under the finger)
+  const over = Boolean(city.counts || (city.grid && city.grid.flat().some(Boolean)));
+  const type = el("button", { type: "button", className: "small type-grid" },
+    el("span", { textContent: "Type in", className: over ? "unshown" : "" }),
+    el("span", { textContent: "Type over", className: over ? "" : "unshown" }));
   type.dataset.focus = `type:${index}`;
   type.addEventListener("click", () => typeOver(page, city, index));
   actions.append(type);
@@ -126,7 +131,15 @@ export function cityCard(page, city, index) {
   const why = (!apart && message) || "no city found in the last photo";
   const advice = /type the city in/.test(why) ? " Or take another photo." // (it says what to tap)
     : " Tap the city's four corners on it, type the city in, or take another photo.";
-  if (unread) card.append(cornerPicker(page, index, `${sentence(why)}${advice}`));
+  if (unread) {
+    // a retake of a city already read or typed in: its grid below still counts, and one tap
+    // puts the city back as it was (the server kept it aside)
+    const earlier = Boolean(city.grid && city.grid.flat().some(Boolean));
+    const kept = earlier ? " The city below is still the one from before this photo." : "";
+    const picker = cornerPicker(page, index, `${sentence(why)}${advice}${kept}`);
+    if (earlier) picker.append(keepAsItWas(page, index));
+    card.append(picker);
+  }
   if (city.counts) card.append(countsSummary(page, city));
   if (isAutomaville(table, index) && page.countsOpen.has(index)) card.append(countsForm(page, city, index));
   const typing = city.grid && !city.counts && !busy.has(index)
@@ -153,6 +166,24 @@ export function cityCard(page, city, index) {
   }
   if (busy.has(index)) showBusy(card, busy.get(index));
   return card;
+}
+
+// A button that drops a retake in which no city was found: the city as it was before it.
+function keepAsItWas(page, index) {
+  const button = el("button", { type: "button", className: "small keep-as-it-was", textContent: "Keep the city as it was" });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      page.answer(await restoreCity(page, index)());
+      setCardError(page, index, "");
+      if (page.undo && page.undo.index === index) page.undo = null; // nothing left to undo
+      showUndo(page, `City ${index + 1}: the photo without a city put aside.`);
+    } catch (error) {
+      setCardError(page, index, error.message);
+    }
+    page.render();
+  });
+  return button;
 }
 
 // Where "One photo per city" sends ``count`` photos: the cities not read yet, in seating order,
