@@ -408,7 +408,12 @@ def test_the_new_table_form_says_how_many_players_it_sees(server, browser):
     page.fill("textarea[name=players]", "A, B, C, D, E, F, G, H")
     expect(seen).to_have_text("8 players: A · B · C · D · E · F · G · H. The game seats at most 7.")
     page.click("button[type=submit]")  # refused by the server: its message, until the names change
-    expect(page.locator("#create-error")).to_have_text("a table has 1 to 7 players")
+    expect(page.locator("#create-error")).to_have_text(
+        "A table has 1 to 7 players. Nothing was created.")
+    page.fill("textarea[name=players]", "Ann, ann , Ben")  # the same name twice
+    page.click("button[type=submit]")
+    expect(page.locator("#create-error")).to_have_text(re.compile(
+        r"^Player names must be different .+\. Nothing was created\.$"))
     page.fill("textarea[name=players]", "Ann, Ben\nCy Dee")
     expect(seen).to_have_text("3 players: Ann · Ben · Cy Dee")
     expect(page.locator("#create-error")).to_have_text("")

@@ -1,5 +1,6 @@
 // New-table form: names in seating order, solo difficulty shown for one player.
 import { $, buildingName, call, el } from "./common.js";
+import { sentence } from "./table/words.js";
 const form = document.getElementById("new-table");
 // One name per line or between commas; blank lines are skipped, an empty name between commas
 // is sent so that the server refuses it rather than seating one player fewer.
@@ -44,7 +45,8 @@ form.addEventListener("submit", async (event) => {
     const data = await call("POST", "/api/tables", body);
     location.href = `/tables/${encodeURIComponent(data.id)}`;
   } catch (e) {
-    error.textContent = e.status ? e.message : "The app could not be reached: nothing was created. Try again.";
+    error.textContent = e.status ? `${sentence(e.message)} Nothing was created.`
+      : "The app could not be reached: nothing was created. Try again.";
     button.disabled = false;
   }
 });
