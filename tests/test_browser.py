@@ -890,12 +890,18 @@ def test_a_photo_that_did_not_reach_the_server_says_so_in_its_card_and_can_be_se
     assert errors == []
     page.close()
 
-def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(server, browser,
-                                                                          tmp_path):
+def bare_floor(tmp_path) -> Path:
+    """A photo of a bare floor (no city in it), as a JPEG file."""
     from PIL import Image
 
-    blank = tmp_path / "floor.jpg"
-    Image.new("RGB", (640, 480), (120, 90, 60)).save(blank, "JPEG")
+    path = tmp_path / "floor.jpg"
+    Image.new("RGB", (640, 480), (120, 90, 60)).save(path, "JPEG")
+    return path
+
+
+def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(server, browser,
+                                                                          tmp_path):
+    blank = bare_floor(tmp_path)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
     page.goto(f"{server}/tables/{table_id}")
@@ -961,10 +967,7 @@ def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(serve
 
 def test_a_retake_without_a_city_says_the_city_still_counts_and_can_be_dropped(server, browser,
                                                                                tmp_path):
-    from PIL import Image
-
-    blank = tmp_path / "floor.jpg"
-    Image.new("RGB", (640, 480), (120, 90, 60)).save(blank, "JPEG")
+    blank = bare_floor(tmp_path)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
     page.goto(f"{server}/tables/{table_id}")
