@@ -93,7 +93,7 @@ export function cityCard(page, city, index) {
     fileButton("Choose photo", "small choose-photo", pick, index), pick);
   // both labels take the button's room, one shown: typing a first tile turns "Type in" into
   // "Type over" without the row growing (the grid would jump under the finger)
-  const over = Boolean(city.counts || (city.grid && city.grid.flat().some(Boolean)));
+  const over = Boolean(city.counts) || hasTiles(city);
   const type = el("button", { type: "button", className: "small type-grid" },
     el("span", { textContent: "Type in", className: over ? "unshown" : "" }),
     el("span", { textContent: "Type over", className: over ? "" : "unshown" }));
@@ -134,7 +134,7 @@ export function cityCard(page, city, index) {
   if (unread) {
     // a retake of a city already read or typed in: its grid below still counts, and one tap
     // puts the city back as it was (the server kept it aside)
-    const earlier = Boolean(city.grid && city.grid.flat().some(Boolean));
+    const earlier = hasTiles(city);
     const kept = earlier ? " The city below is still the one from before this photo." : "";
     const picker = cornerPicker(page, index, `${sentence(why)}${advice}${kept}`);
     if (earlier) picker.append(keepAsItWas(page, index));
@@ -208,7 +208,9 @@ const NOTHING_CHANGED = " Nothing was changed.";
 const changedNothing = (message) => Boolean(message && message.endsWith(NOTHING_CHANGED));
 
 // A city with anything in it: a photo, a reading, tiles typed in, Automaville's counts.
-const holdsSomething = (city) => Boolean(city.photo || city.counts || (city.grid && city.grid.flat().some(Boolean)));
+const holdsSomething = (city) => Boolean(city.photo || city.counts) || hasTiles(city);
+// A city whose grid shows at least one tile (read or typed in).
+const hasTiles = (city) => Boolean(city.grid && city.grid.flat().some(Boolean));
 
 // What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles",
 // "City 3's own photo" (taken of it alone, closer than a photo of the whole table: a player
