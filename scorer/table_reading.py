@@ -122,8 +122,10 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
                         quad.mean(0), centred.quad):
                     look = centred
             searched = n < len(todo)
-        # the search read a neighbour: the region's own tiles may be a city beside it
-        on_lattice = searched and look is not None and _read_before(look, found, cfg)
+        # the search read a neighbour (now, or when first round: searched again passing
+        # over it, it read no whole city): the region's own tiles may be a city beside it
+        on_lattice = (searched and look is not None and _read_before(look, found, cfg)) or (
+            retry and (look is None or look.not_tiles > 0))
         if on_lattice and not at_edge:
             look = _on_its_lattice(reader, seen.image, quad, found)
         if look is None or _read_before(look, found, cfg):
@@ -204,16 +206,24 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
     around it read a neighbour, or some cells stay unlike tiles): the tiles' lattice inside
     it. A square as large as the cities read, turned to the edges inside the region
     (``lattice.squared``), and the blocks a cell off it (``lattice.blocks``): the one with the
-    most cells like tiles, then the surest. None without a city read (no size to go by), for
-    a smaller region, or when that block is hardly a city: half its cells unlike tiles, too
-    few reading surely as a building (a tiled table top), cut by the frame's edge or over a
-    city read before."""
+    most cells like tiles, then the surest; when none shows most of a city's tiles as it
+    lies, the first that does once centred on its tiles (most cells like tiles first: a
+    city turned over a newspaper left the square two cells off it, and every block a cell
+    or more). None without a city read (no size to go by), for a smaller region, or when
+    that block is hardly a city: half its cells unlike tiles, too few reading surely as a
+    building (a tiled table top), cut by the frame's edge or over a city read before."""
     cfg = reader.config
     if not found or _extent(quad) < cfg.table_likely_size * float(
             np.median([_extent(lk.quad) for lk in found])):
         return None
     square = _city_square(image, quad, float(np.median([search.area(lk.quad) for lk in found])))
-    best = _likeliest_city(reader, reader.looks(image, lattice.blocks(image, square, cfg)))
+    looks = reader.looks(image, lattice.blocks(image, square, cfg))
+    best = _likeliest_city(reader, looks)
+    if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles:
+        centred = (reader.centre_on_tiles(image, look)
+                   for look in sorted(looks, key=lambda look: look.not_tiles))
+        best = next((look for look in centred if not look.not_tiles
+                     and not _read_before(look, found, cfg)), best)
     h, w = image.shape[:2]
     if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or \
             reader.sure_cells(best) < cfg.min_sure_cells \
