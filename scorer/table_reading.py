@@ -122,10 +122,10 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
                         quad.mean(0), centred.quad):
                     look = centred
             searched = n < len(todo)
-        # the search read a neighbour (now, or when first round: searched again passing
+        # the search read a neighbour (this time, or the first time: searched again passing
         # over it, it read no whole city): the region's own tiles may be a city beside it
         on_lattice = (searched and look is not None and _read_before(look, found, cfg)) or (
-            retry and (look is None or look.not_tiles > 0))
+            retry and (look is None or bool(look.not_tiles)))
         if on_lattice and not at_edge:
             look = _on_its_lattice(reader, seen.image, quad, found)
         if look is None or _read_before(look, found, cfg):
