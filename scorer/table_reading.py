@@ -207,11 +207,13 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
     it. A square as large as the cities read, turned to the edges inside the region
     (``lattice.squared``), and the blocks a cell off it (``lattice.blocks``): the one with the
     most cells like tiles, then the surest; when none shows most of a city's tiles as it
-    lies, the first that does once centred on its tiles (most cells like tiles first: a
-    city turned over a newspaper left the square two cells off it, and every block a cell
-    or more). None without a city read (no size to go by), for a smaller region, or when
-    that block is hardly a city: half its cells unlike tiles, too few reading surely as a
-    building (a tiled table top), cut by the frame's edge or over a city read before."""
+    lies, the first that does once centred on its tiles with its centre still inside the
+    region (most cells like tiles first: a city turned over a newspaper left the square two
+    cells off it, and every block a cell or more; centring a block of a busy cloth can carry
+    it off the region onto the cloth between cities). None without a city read (no size to
+    go by), for a smaller region, or when that block is hardly a city: half its cells unlike
+    tiles, too few reading surely as a building (a tiled table top), cut by the frame's edge
+    or over a city read before."""
     cfg = reader.config
     if not found or _extent(quad) < cfg.table_likely_size * float(
             np.median([_extent(lk.quad) for lk in found])):
@@ -223,6 +225,7 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
         centred = (reader.centre_on_tiles(image, look)
                    for look in sorted(looks, key=lambda look: look.not_tiles))
         best = next((look for look in centred if not look.not_tiles
+                     and search.inside(look.quad.mean(0), quad)
                      and not _read_before(look, found, cfg)), best)
     h, w = image.shape[:2]
     if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles or \
