@@ -127,7 +127,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         on_lattice = (searched and look is not None and _read_before(look, found, cfg)) or (
             retry and (look is None or bool(look.not_tiles)))
         if on_lattice and not at_edge:
-            look = _on_its_lattice(reader, seen.image, quad, found)
+            look = _on_its_lattice(reader, seen.image, quad, found, centre=retry)
         if look is None or _read_before(look, found, cfg):
             continue  # nothing there, or a city already read
         if not at_edge:  # (one cut by the frame's edge never reads whole: centring it
@@ -201,19 +201,21 @@ def _centred_on_tiles(reader: PhotoReader, image: np.ndarray, look, found: list)
     return look
 
 
-def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, found: list):
+def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, found: list,
+                    centre: bool = False):
     """Another hypothesis for a region the size of a city whose reading failed (the search
     around it read a neighbour, or some cells stay unlike tiles): the tiles' lattice inside
     it. A square as large as the cities read, turned to the edges inside the region
     (``lattice.squared``), and the blocks a cell off it (``lattice.blocks``): the one with the
-    most cells like tiles, then the surest; when none shows most of a city's tiles as it
-    lies, the first that does once centred on its tiles with its centre still inside the
-    region (most cells like tiles first: a city turned over a newspaper left the square two
-    cells off it, and every block a cell or more; centring a block of a busy cloth can carry
-    it off the region onto the cloth between cities). None without a city read (no size to
-    go by), for a smaller region, or when that block is hardly a city: half its cells unlike
-    tiles, too few reading surely as a building (a tiled table top), cut by the frame's edge
-    or over a city read before."""
+    most cells like tiles, then the surest; with ``centre`` (a region searched again), when
+    none shows most of a city's tiles as it lies, the first of the likeliest few that does
+    once centred on its tiles with its centre still inside the region (a city turned over a
+    newspaper left the square two cells off it, and every block a cell or more; centring a
+    block of a busy cloth can carry it off the region onto the cloth between cities; each
+    centring costs about as much as framing a city again, hence only on a retry). None
+    without a city read (no size to go by), for a smaller region, or when that block is
+    hardly a city: half its cells unlike tiles, too few reading surely as a building (a tiled
+    table top), cut by the frame's edge or over a city read before."""
     cfg = reader.config
     if not found or _extent(quad) < cfg.table_likely_size * float(
             np.median([_extent(lk.quad) for lk in found])):
@@ -221,9 +223,10 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
     square = _city_square(image, quad, float(np.median([search.area(lk.quad) for lk in found])))
     looks = reader.looks(image, lattice.blocks(image, square, cfg))
     best = _likeliest_city(reader, looks)
-    if best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles:
-        centred = (reader.centre_on_tiles(image, look)
-                   for look in sorted(looks, key=lambda look: look.not_tiles))
+    if centre and best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles:
+        likeliest = sorted(looks, key=lambda look: look.not_tiles)[:cfg.lattice_centred_blocks]
+        centred = (reader.centre_on_tiles(image, look) for look in likeliest
+                   if look.not_tiles < SIZE * SIZE and search.inside(look.quad.mean(0), quad))
         best = next((look for look in centred if not look.not_tiles
                      and search.inside(look.quad.mean(0), quad)
                      and not _read_before(look, found, cfg)), best)

@@ -118,6 +118,8 @@ class VisionConfig:
     table_pair_area: float = 1.6  # a region this many times the city read first holds another
     table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
     # city read is wide, when it is not square (see table_pair_squareness)
+    lattice_centred_blocks: int = 3  # a region's lattice blocks centred on their tiles when
+    # none shows a city as it lies (most cells like tiles first): each costs a city's framing
     table_max_overlap: float = 0.25  # a city read over this share of one read before: the same
     table_pair_squareness: float = 0.35  # a region this square or more, but less than
     # table_min_squareness, may be two cities side by side: its halves are looked at too
