@@ -156,6 +156,42 @@ def test_type_a_city_in_by_tapping(server, browser):
     page.close()
 
 
+def test_back_closes_an_open_dialog_and_stays_at_the_table(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    for city, building in ((1, "park"), (2, "shop"), (3, "house")):
+        type_grid(page, server, table_id, city, [[building] * 4] * 4)
+    page.goto(server)
+    here = f"{server}/tables/{table_id}"
+    page.goto(here)
+    cell = page.locator('.city[data-city="1"] .cell[data-row="1"][data-col="1"]')
+    # The cell picker: Back closes it, the cell unchanged, the page still the table.
+    cell.click()
+    expect(page.locator("#picker")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#picker")).to_be_hidden()
+    assert page.url == here
+    expect(cell.locator("span")).to_have_text("P")
+    # Chosen with a tap instead, several times over: Back then leaves the page at once.
+    for building, short in (("shop", "S"), ("park", "P")):
+        cell.click()
+        page.click(f'#picker .pick[data-building="{building}"]')
+        expect(cell.locator("span")).to_have_text(short)
+    # A score's sheet and the page's own question likewise.
+    page.click('.score[data-category="parks"][data-city="1"]')
+    expect(page.locator("#why-sheet")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#why-sheet")).to_be_hidden()
+    page.click("#delete")
+    expect(page.locator("dialog.ask[open]")).to_have_count(1)
+    page.go_back()
+    expect(page.locator("dialog.ask")).to_have_count(0)
+    assert page.url == here and page.request.get(f"{server}/api/tables/{table_id}").ok
+    page.go_back()
+    page.wait_for_url(server + "/")
+    page.close()
+
+
 def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(server)
@@ -251,8 +287,8 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
         r"^Checked before use on the app's built-in example tiles: with what it learned from "
         r"you, \d+ of \d+ read right; without it, \d+\.$"))
     expect(page.locator("#export-learning")).to_have_attribute("href", "/api/learning/export.npz")
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#forget-learning")
+    assert answered(page, True) == "Forget every tile the reader learned from your corrections?"
     expect(summary).to_have_text("Nothing learned yet: photos are read with the shipped model.")
     assert counts.count() == 0
     assert page.request.get(f"{server}/api/learning").json()["cells"] == 0
@@ -282,6 +318,26 @@ def test_a_complete_tables_cities_say_they_teach_the_reader_as_the_home_page_doe
     page.goto(server)
     expect(page.locator("#learning-how")).to_contain_text(
         "every cell of a city once you press “Reading is right” on it or once its table is complete")
+    page.close()
+
+
+def test_the_table_says_which_cities_are_still_to_add_and_which_to_finish(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    type_grid(page, server, table_id, 1, [["park"] * 4] * 4)
+    one_tile = [["shop", None, None, None]] + [[None] * 4] * 3
+    type_grid(page, server, table_id, 2, one_tile)
+    page.goto(f"{server}/tables/{table_id}")
+    note = page.locator("#still-to-add")
+    expect(note).to_have_text("Still to add: city 3 (Cy & Ann). Photograph it on its card below, "
+                              "or type it in. Still to finish: city 2 (Ben & Cy) has 1 of 16 tiles.")
+    type_grid(page, server, table_id, 3, [["house"] * 4] * 4)
+    page.reload()
+    expect(note).to_have_text("Still to finish: city 2 (Ben & Cy) has 1 of 16 tiles.")
+    type_grid(page, server, table_id, 2, [["shop"] * 4] * 4)
+    page.reload()
+    expect(page.locator(".winner")).to_be_visible()
+    expect(note).to_have_text("")
     page.close()
 
 
@@ -565,17 +621,23 @@ def test_home_page_shows_each_tables_winner_and_the_players_stats(server, browse
 
 # --- the table page at phone size (issue 11): results first, busy cities, keyboard, names ---
 
+def answered(page, yes: bool, typed: str | None = None) -> str:
+    """The question the page asks in its own dialog (common.js ask), answered yes (after typing
+    ``typed`` where it asks for a line) or no (Cancel); the dialog is gone after."""
+    box = page.locator("dialog.ask[open]")
+    expect(box).to_have_count(1)
+    question = box.locator(".ask-question").inner_text()
+    if typed is not None:
+        box.locator("input").fill(typed)
+    box.locator(".ask-yes" if yes else ".ask-no").click()
+    expect(page.locator("dialog.ask")).to_have_count(0)
+    return question
+
+
 def dismissed(page, act) -> str:
-    """The message of the dialog that ``act()`` opens, answered "no" (Cancel)."""
-    asked = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    """The question that ``act()`` makes the page ask, answered "no" (Cancel)."""
     act()
-    for _ in range(100):
-        if asked:
-            break
-        page.wait_for_timeout(50)
-    assert asked, "no dialog was opened"
-    return asked[0]
+    return answered(page, False)
 
 
 def phone_at_new_table(server, browser, players):
@@ -658,9 +720,17 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     for total in board.locator("td.total").all():
         box = total.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    ranked = next(i for i, c in enumerate(expected["cities"]) if c["factory_rank"])
-    expect(board.locator(f'.score[data-category="factories"][data-city="{ranked + 1}"] + .rank')
-           ).to_have_text(["1st", "2nd", "other"][expected["cities"][ranked]["factory_rank"] - 1])
+    # Each score a button as wide as its cell, easy to tap (it opens the score's reasons).
+    boxes = [score.bounding_box() for score in board.locator(".score").all()]
+    assert min(b["width"] for b in boxes) >= 30 and min(b["height"] for b in boxes) >= 44
+    # Under a ranked city's factories score, what each of its factories is worth, in words.
+    for ranked in (i for i, c in enumerate(expected["cities"]) if c["factory_rank"]):
+        factories = expected["cities"][ranked]["explanation"]["factories"]
+        note = board.locator(f'.score[data-category="factories"][data-city="{ranked + 1}"] + .rank')
+        expect(note).to_have_text(f"×{factories['per_tile']}")
+        words = ["the most", "the second most", "fewer"][factories["rank"] - 1]
+        expect(note).to_have_attribute(
+            "title", f"{words} factories at the table: {factories['per_tile']} points each")
     # At 320 px too the page does not scroll sideways and every total shows, beside its city.
     page.set_viewport_size({"width": 320, "height": 700})
     expect(board).to_be_visible()
@@ -792,12 +862,16 @@ def test_a_city_being_read_says_so_and_early_taps_wait_for_the_table(server, bro
     page.goto(f"{server}/tables/{table_id}")
     page.click("#rename")  # before the table arrived
     page.wait_for_timeout(200)
-    assert held and prompts == []
+    assert held and page.locator("dialog.ask").count() == 0
     held.pop().continue_()
     expect(page.locator(".city")).to_have_count(3)
     page.wait_for_function("() => document.title.includes('Between Two Cities')")
-    page.wait_for_timeout(200)
-    assert prompts == ["prompt"] and errors == []
+    # The page's own dialog, the name filled in; renamed, the page and the server say so.
+    expect(page.locator("dialog.ask input")).to_have_value(re.compile(r"\S"))
+    assert answered(page, True, "Friday night") == "Table name"
+    expect(page.locator("#table-name")).to_have_text("Friday night")
+    assert page.request.get(f"{server}/api/tables/{table_id}").json()["name"] == "Friday night"
+    assert prompts == [] and errors == []  # never the browser's own prompt()
 
     # While a photo of city 1 is read, its card says so and its buttons are disabled.
     page.route("**/cities/1/photo", lambda route: held.append(route))
@@ -1152,14 +1226,12 @@ def test_a_new_photo_and_deleting_the_table_are_undone_or_asked_first(server, br
     assert cell_labels(page, 1)[0] == ["S", "F", "P", "H"] and len(asked) == 2 and len(sent) == 2
 
     # Deleting the table: "no" keeps it, "yes" deletes it and goes home, where Undo brings it back.
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    page.click("#delete")
-    page.wait_for_timeout(300)
+    asked.append(dismissed(page, lambda: page.click("#delete")))
     kept = page.request.get(f"{server}/api/tables/{table_id}")
     name = kept.json()["name"]
     assert kept.ok and asked[2] == f"Delete {name}?"
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#delete")
+    answered(page, True)
     page.wait_for_url(server + "/")
     assert page.request.get(f"{server}/api/tables/{table_id}").status == 404
     expect(page.locator("#snackbar-text")).to_have_text(f"{name} deleted.")
@@ -2251,6 +2323,13 @@ def test_seat_tags_are_small_beside_their_cities(server, browser):
     expect(panel.locator("polygon.seat-outline")).to_have_count(7, timeout=60_000)
     places = [text.split(": ")[1] for text in panel.locator(".seat-pick").all_inner_texts()]
     assert len(set(places)) == 7, places  # two at the bottom of the photo: which from the left
+    # Each seat brought into view from the top of the page (Tab, a screen reader) shows above
+    # the sticky "Seating is right" bar, not under it.
+    bar = panel.locator(".seat-actions")
+    for pick in panel.locator(".seat-pick").all():
+        page.evaluate("window.scrollTo(0, 0)")
+        pick.focus()
+        assert pick.bounding_box()["y"] + pick.bounding_box()["height"] <= bar.bounding_box()["y"] + 1
     for width in (390, 320, 1280):
         page.set_viewport_size({"width": width, "height": 844})
         settle(page)

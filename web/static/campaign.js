@@ -1,5 +1,5 @@
 // Solo campaigns: the list and new-campaign form (/campaigns), and one campaign (/campaigns/<id>).
-import { $, call, el } from "./common.js";
+import { $, ask, call, el } from "./common.js";
 const PLURAL = { shop: "shops", factory: "factories", tavern: "taverns", office: "offices", park: "parks", house: "houses" };
 const showError = (message) => { $("campaign-error").textContent = message || ""; };
 
@@ -71,7 +71,7 @@ async function loadCampaign() {
 }
 
 async function removeGame(number) {
-  if (!window.confirm(`Remove game ${number} from this campaign? Its table stays.`)) return;
+  if (!(await ask(`Remove game ${number} from this campaign? Its table stays.`, "Remove"))) return;
   try { renderCampaign(await call("DELETE", `${api}/games/${number}`)); showError(""); } catch (error) { showError(error.message); }
 }
 
@@ -87,7 +87,7 @@ function campaignPage() {
     } catch (error) { showError(error.message); }
   });
   $("delete-campaign").addEventListener("click", async () => {
-    if (!window.confirm("Delete this campaign? Its tables stay.")) return;
+    if (!(await ask("Delete this campaign? Its tables stay.", "Delete"))) return;
     try { await call("DELETE", api); window.location.href = "/campaigns"; } catch (error) { showError(error.message); }
   });
   loadCampaign();

@@ -37,3 +37,59 @@ export async function call(method, url, body) {
 // "tavern-drink" -> "Drink tavern", "shop" -> "Shop": a building as the page names it.
 export const buildingName = (b) => (b.startsWith("tavern-")
   ? `${b.slice(7)[0].toUpperCase()}${b.slice(8)} tavern` : `${b[0].toUpperCase()}${b.slice(1)}`);
+
+// A question asked in the page rather than with the browser's confirm() or prompt() (which show
+// the app's address, look like a warning from the phone and can be turned off): a modal
+// <dialog>, its "yes" named for what it does; Cancel, Escape or a tap beside it answer no.
+// ask resolves true or false; askText (a line to type, ``value`` filled in) the line or null.
+export const ask = (question, yes) => dialog(question, yes, null).then((answer) => answer !== null);
+export const askText = (question, yes, value) => dialog(question, yes, value);
+
+function dialog(question, yes, value) {
+  const text = value === null ? null : el("input", { name: "answer", value, required: true, autocomplete: "off" });
+  const form = el("form", { method: "dialog" }, el("p", { className: "ask-question", textContent: question }),
+    ...(text ? [text] : []),
+    el("div", { className: "row ask-buttons" },
+      el("button", { type: "button", className: "small ask-no", textContent: "Cancel" }),
+      el("button", { type: "submit", value: "yes", className: "small primary ask-yes", textContent: yes })));
+  if (text) text.setAttribute("aria-label", question);
+  const box = el("dialog", { className: "ask" }, form);
+  box.setAttribute("aria-label", question);
+  document.body.append(box);
+  return new Promise((resolve) => {
+    form.querySelector(".ask-no").addEventListener("click", () => box.close(""));
+    box.addEventListener("click", (e) => { if (e.target === box) box.close(""); }); // beside the box
+    box.addEventListener("close", () => {
+      box.remove();
+      const said = box.returnValue === "yes";
+      resolve(!said ? null : text ? text.value.trim() || null : "");
+    });
+    showDialog(box);
+    if (text) text.select();
+  });
+}
+
+// A modal dialog shown so that a phone's Back closes it rather than leaving the page: opening it
+// adds a step to the history, and closing it any other way (a button, Escape) takes that step
+// back again; ``owed`` counts those steps, whose popstate is the page's, not the player's.
+const shown = []; // the dialogs open, the latest last
+let owed = 0;
+addEventListener("popstate", () => {
+  if (owed) { owed -= 1; return; }
+  const latest = shown.pop();
+  if (latest) latest.close(""); // the player's Back: "" is a cancel, as Escape gives
+});
+
+export function showDialog(box) {
+  if (box.open) return;
+  box.showModal();
+  history.pushState({ dialog: true }, "");
+  shown.push(box);
+  box.addEventListener("close", () => {
+    const at = shown.indexOf(box);
+    if (at < 0) return; // closed by Back: its step is gone already
+    shown.splice(at, 1);
+    owed += 1;
+    history.back();
+  }, { once: true });
+}

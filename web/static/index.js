@@ -1,5 +1,5 @@
 // New-table form: names in seating order, solo difficulty shown for one player.
-import { $, buildingName, call, el } from "./common.js";
+import { $, ask, buildingName, call, el } from "./common.js";
 import { sentence } from "./table/words.js";
 const form = document.getElementById("new-table");
 // One name per line or between commas; blank lines are skipped, an empty name between commas
@@ -91,8 +91,8 @@ async function learningAction(action) {
 
 if (learningCard) {
   learningAction(() => call("GET", "/api/learning"));
-  document.getElementById("forget-learning").addEventListener("click", () => {
-    if (!confirm("Forget every tile the reader learned from your corrections?")) return;
+  document.getElementById("forget-learning").addEventListener("click", async () => {
+    if (!(await ask("Forget every tile the reader learned from your corrections?", "Forget"))) return;
     learningAction(() => call("DELETE", "/api/learning"));
   });
   // Teaching starts with a table: the new-table form, named for it, ready for the players.

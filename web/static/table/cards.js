@@ -1,5 +1,5 @@
 // A city's card: its photo buttons, typing in, Automaville's counts, corners, teaching the reader.
-import { buildingName, call, el } from "../common.js";
+import { ask, buildingName, call, el } from "../common.js";
 import { hideProgress, shrink, takeFiles, upload } from "./api.js";
 import { correctedCells, flaggedCount, gridView, paintTools, typedCount, typingCount } from "./grid.js";
 import { polygonPoints } from "./drawing.js";
@@ -20,7 +20,7 @@ export async function sendPhotos(page, files, indexes, asked = false) {
   if (busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
   const targets = indexes.slice(0, files.length);
   const count = targets.length;
-  if (!asked && count > 1 && !replaceWork(page, targets)) return;
+  if (!asked && count > 1 && !(await replaceWork(page, targets))) return;
   const retake = count === 1 && holdsSomething(page.table.cities[targets[0]]);
   page.showError("");
   const failed = [];
@@ -195,11 +195,11 @@ export function photoTargets(page, count) {
   return empty.length >= count ? empty : all;
 }
 
-// True when a new photo of these cities wipes none of the player's work, or the player says so;
+// Resolves true when a new photo of these cities wipes none of the player's work, or the player says so;
 // ``sent`` is the city whose own photo is the one sent (read again for every city in it).
-export function replaceWork(page, indexes, sent = null) {
+export async function replaceWork(page, indexes, sent = null) {
   const lost = indexes.map((index) => workOn(page, index, index === sent)).filter(Boolean);
-  return !lost.length || confirm(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`);
+  return !lost.length || ask(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`, "Replace");
 }
 
 // A photo the server refused and kept nothing of (not an image, say) says so; on a card whose

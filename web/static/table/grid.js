@@ -1,5 +1,5 @@
 // A city's 4x4 grid: its cells over the warped photo, the picker, and typing a city in (paint mode).
-import { $, buildingName, call, el } from "../common.js";
+import { $, buildingName, call, el, showDialog } from "../common.js";
 import { badge, gridFrame } from "./drawing.js";
 import { setCardError } from "./state.js";
 import { offerUndo, putCell, putGrid } from "./undo.js";
@@ -101,7 +101,7 @@ function pickCell(page, index, r, c, current) {
     focusNext(page);
   };
   dialog.returnValue = "";
-  dialog.showModal();
+  showDialog(dialog);
 }
 
 // The cell as photographed, enlarged above the buildings to choose from (the picker covers the

@@ -1,8 +1,9 @@
 // The table page: photos in, grids shown over the warped photo, taps to correct, scoreboard.
 // This module wires the page's controls and renders it; each part of the page is a module.
-import { $, call } from "../common.js";
+import { $, ask, askText, call } from "../common.js";
 import { takeFiles } from "./api.js";
 import { cityCard, photoTargets, sendPhotos } from "./cards.js";
+import { typedCount } from "./grid.js";
 import { isFinal, showScoreboard } from "./scoreboard.js";
 import { showMoved } from "./scores.js";
 import { fitTags } from "./seat-tags.js";
@@ -21,7 +22,7 @@ function render(page) {
   $("seating").textContent = `${variant}, seated clockwise: ${table.players.join(", ")}` + (table.players.length === 1 ? ` · difficulty ${table.difficulty}` : "");
   $("seating-diagram").replaceChildren(seatingDiagram(table));
   fitSeating();
-  $("still-to-add").textContent = stillToAdd(table);
+  $("still-to-add").textContent = stillToAdd(page);
   $("reading-now").textContent = readingNow(page);
   const cities = $("cities");
   cities.replaceChildren(...table.cities.map((city, index) => cityCard(page, city, index)));
@@ -58,12 +59,23 @@ function keepInView(anchor) {
   if (card) window.scrollBy(0, card.getBoundingClientRect().top - anchor.top);
 }
 
-// Once some cities are in, which are still to add (a whole-table photo may leave some out).
-function stillToAdd(table) {
+// Once some cities are in, which are still to add (a whole-table photo may leave some out) and
+// which are typed in part ("city 3 (Cy & Dee) has 1 of 16 tiles"): the scores wait for both.
+function stillToAdd(page) {
+  const { table } = page;
   const empty = emptySeats(table);
-  if (!empty.length || empty.length === table.cities.length) return "";
-  const cities = empty.map((i) => `city ${i + 1} (${cityName(table, i)})`);
-  return `Still to add: ${listed(cities)}. Photograph ${empty.length === 1 ? "it" : "each"} on its card below, or type it in.`;
+  const started = table.cities.map((_, i) => i).filter((i) => !table.scores.cities[i] && !empty.includes(i));
+  if (empty.length === table.cities.length || !(empty.length + started.length)) return "";
+  const parts = [];
+  if (empty.length) {
+    const cities = empty.map((i) => `city ${i + 1} (${cityName(table, i)})`);
+    parts.push(`Still to add: ${listed(cities)}. Photograph ${empty.length === 1 ? "it" : "each"} on its card below, or type it in.`);
+  }
+  if (started.length) {
+    const cities = started.map((i) => `city ${i + 1} (${cityName(table, i)}) has ${typedCount(page, table.cities[i], i)} of 16 tiles`);
+    parts.push(`Still to finish: ${listed(cities)}.`);
+  }
+  return parts.join(" ");
 }
 
 // Photos of this table being read (sent from another phone, or before this page was loaded):
@@ -95,7 +107,7 @@ function wire(page) {
   });
   $("rename").addEventListener("click", async () => {
     if (!(await page.loaded())) return;
-    const name = prompt("Table name", page.table.name);
+    const name = await askText("Table name", "Rename", page.table.name);
     if (!name) return;
     try {
       page.answer(await call("PATCH", page.api, { name }));
@@ -105,7 +117,7 @@ function wire(page) {
   });
   $("delete").addEventListener("click", async () => {
     if (!(await page.loaded())) return;
-    if (!confirm(`Delete ${page.table.name}?`)) return;
+    if (!(await ask(`Delete ${page.table.name}?`, "Delete"))) return;
     try { await call("DELETE", page.api); } catch (error) { page.showError(error.message); return; }
     sessionStorage.setItem("deleted-table", JSON.stringify({ id: page.table.id, name: page.table.name }));
     location.href = "/"; // where a snackbar offers to bring it back

@@ -3,10 +3,12 @@
 // ever out of sight, the best one included.
 import { $, el } from "../common.js";
 import { flaggedCount } from "./grid.js";
-import { results, scoreButton } from "./scores.js";
+import { ORDINAL, results, scoreButton } from "./scores.js";
 import { cityName, plural } from "./words.js";
 
-const RANKS = ["-", "1st", "2nd", "other"];
+// A city's factory rank at the table (1 the most factories, 2 the next most, 3 fewer); under a
+// narrow row's factories score it shows as what each factory is worth ("×4", its title in words).
+const RANKS = ["-", "1st", "2nd", "fewer"];
 
 // Every city is known and no whole-table photo's seating waits to be checked (seats decide who wins).
 export const isFinal = (page) => Boolean(page.table.scores.complete) && !page.unchecked;
@@ -63,8 +65,10 @@ function cityLines(page, i, rankBelow = false, difficultyBelow = false) {
   }
   lines.push(["total", total]);
   const rank = city && RANKS[city.factory_rank];
-  if (!rankBelow) lines.push(["factory rank", cell("rank", rank)]);
-  else if (city && city.factory_rank) lines[page.game.categories.indexOf("factories")][1].append(el("small", { className: "rank", textContent: rank }));
+  const per = city && city.factory_rank ? city.explanation.factories.per_tile : 0;
+  const rankTitle = per ? `${ORDINAL[city.factory_rank]} at the table: ${per} points each` : "";
+  if (!rankBelow) lines.push(["factory rank", cell("rank", rank, rankTitle)]);
+  else if (per) lines[page.game.categories.indexOf("factories")][1].append(el("small", { className: "rank", textContent: `×${per}`, title: rankTitle }));
   return lines;
 }
 

@@ -1,10 +1,10 @@
 // Every point explained, in words and drawn on the city; the results; totals moved by another city.
-import { $, el } from "../common.js";
+import { $, el, showDialog } from "../common.js";
 import { GROUP_COLOURS, drawnGrid } from "./drawing.js";
 import { cityName, cityTitle, listed, place, plural } from "./words.js";
 
 const LETTERS = "ABCDEFGHIJKLMNOP";
-const ORDINAL = ["no factories", "the most factories", "the second most factories", "fewer factories"];
+export const ORDINAL = ["no factories", "the most factories", "the second most factories", "fewer factories"];
 
 const cellsOf = (grid, pred) => grid.flatMap((row, r) => row.map((b, c) => [r, c, b])).filter(([, , b]) => pred(b)).map(([r, c]) => [r, c]);
 
@@ -158,7 +158,7 @@ function openWhy(page, index, h) {
   const drawing = city.grid ? drawnGrid(page, city, index, h.marks) : null;
   $("why-sheet-body").replaceChildren(...[drawing, whyBox(h)].filter(Boolean));
   sheet.dataset.city = index + 1;
-  if (!sheet.open) sheet.showModal();
+  showDialog(sheet); // (open already: only its content changes)
   sheet.querySelector("button").focus();
 }
 

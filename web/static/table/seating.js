@@ -1,6 +1,6 @@
 // Where the cities sit: the diagram of the table seen from above, and one photo of the whole
 // table (every city found, read and seated) with its panel where the players check the seating.
-import { $, call, el } from "../common.js";
+import { $, ask, call, el } from "../common.js";
 import { hideProgress, shrink, upload } from "./api.js";
 import { replaceWork } from "./cards.js";
 import { polygonPoints } from "./drawing.js";
@@ -64,7 +64,7 @@ export function fitSeating() {
 export async function sendTablePhoto(page, file, from = null) {
   if (!file || !(await page.loaded())) return;
   if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
-  if (!replaceWork(page, page.table.cities.map((_, i) => i), from)) return; // it may seat a city anywhere
+  if (!(await replaceWork(page, page.table.cities.map((_, i) => i), from))) return; // it may seat a city anywhere
   if (!(await noOtherTablePhoto(page))) return;
   page.showError("");
   // The server may seat a city anywhere: every city waits while the photo is read.
@@ -115,7 +115,7 @@ async function noOtherTablePhoto(page) {
   if (!other) return true;
   page.answer(table);
   page.render();
-  return confirm(`Another phone's photo of the whole table is being read right now (sent ${ago(other.seconds)}). Send yours anyway? Your photo's cities would replace that photo's.`);
+  return ask(`Another phone's photo of the whole table is being read right now (sent ${ago(other.seconds)}). Send yours anyway? Your photo's cities would replace that photo's.`, "Send anyway");
 }
 
 // "4 cities found in this photo; 2 seats are still empty. Check the seating.": kept true while
