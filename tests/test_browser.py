@@ -240,6 +240,8 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     page.get_by_role("button", name="Start a table to teach it").click()
     expect(page.locator("input[name=name]")).to_have_value("Teaching the reader")
     expect(page.locator("textarea[name=players]")).to_be_focused()
+    expect(page.locator("#players-seen")).to_contain_text(  # one name: not a surprise solo table
+        "One name makes a solo table against Automaville, which teaches as well.")
     page.fill("textarea[name=players]", "Ann, Ben, Cy")
     page.click("button[type=submit]")
     page.wait_for_url("**/tables/*")

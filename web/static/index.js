@@ -102,7 +102,7 @@ if (learningCard) {
     form.scrollIntoView({ block: "start" });
     form.elements.players.focus();
     if (!names().length) document.getElementById("players-seen").textContent =
-      "Type the players' names (or only yours), then Create table: photograph a city there and correct what it misread.";
+      "Type two or more names (any will do: one city is all it takes), then Create table: photograph a city there and correct what it misread. One name makes a solo table against Automaville, which teaches as well.";
   });
   const input = document.getElementById("import-learning");
   input.addEventListener("change", () => {
