@@ -368,6 +368,34 @@ def test_doubtful_cells_nobody_checked_are_named_under_the_results_and_not_learn
     page.close()
 
 
+def test_a_whole_table_photo_of_fewer_cities_says_which_cities_it_kept(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben"])  # two players: four cities
+    with open(photo(CASES[0]), "rb") as f:
+        read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
+                                 headers={"Origin": server},
+                                 multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
+                                                      "buffer": f.read()}})
+    assert read.ok, read.text()
+    before = read.json()["cities"][0]
+    page.goto(f"{server}/tables/{table_id}")
+    expect(page.locator(".city")).to_have_count(4)
+    # Asked before it is read, in words true whichever way the photo turns out.
+    page.set_input_files("#table-photo", str(TABLES / "table-2.jpg"))
+    assert answered(page, True) == (
+        "If this photo shows all 4 cities, it replaces City 1's own photo. A photo of fewer "
+        "cities only fills the seats without a finished city. Send it?")
+    # Two cities in it: they took seats 2 and 3; city 1 kept, and the page says so.
+    expect(page.locator("#seat-status")).to_have_text(
+        "2 cities found in this photo; 1 seat is still empty. Check the seating. City 1 kept "
+        "as it was: the photo showed 2 of the table's 4 cities, so its cities went to the "
+        "seats without a finished city.", timeout=60_000)
+    after = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert after[0]["grid"] == before["grid"] and not after[0]["reading"].get("table_photo")
+    assert [bool((c["reading"] or {}).get("table_photo")) for c in after] == [False, True, True, False]
+    page.close()
+
+
 def open_new_table(browser, server, players):
     """A phone showing a new table of these players: (page, table id)."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -1211,7 +1239,8 @@ def test_a_new_photo_and_deleting_the_table_are_undone_or_asked_first(server, br
     # A photo of the whole table over a city typed in: asked first; "no" sends nothing.
     asked.append(dismissed(page, lambda: page.set_input_files("#table-photo",
                                                               str(TABLES / "table-4.jpg"))))
-    assert asked == ["A new photo replaces City 1's 12 typed tiles. Replace it?"]
+    assert asked == ["If this photo shows all 3 cities, it replaces City 1's 12 typed tiles. A photo "
+                     "of fewer cities only fills the seats without a finished city. Send it?"]
     page.wait_for_timeout(300)
     assert sent == [] and cell_labels(page, 1)[0] == ["S", "F", "P", "H"]
     # A photo of that one city is not asked about: Undo brings the typed tiles back.
@@ -1222,7 +1251,8 @@ def test_a_new_photo_and_deleting_the_table_are_undone_or_asked_first(server, br
     # that is asked too (before, it was replaced without a word); "no" sends nothing.
     asked.append(dismissed(page, lambda: page.set_input_files("#table-photo",
                                                               str(TABLES / "table-4.jpg"))))
-    assert asked[1] == "A new photo replaces City 1's own photo. Replace it?"
+    assert asked[1] == ("If this photo shows all 3 cities, it replaces City 1's own photo. A photo "
+                        "of fewer cities only fills the seats without a finished city. Send it?")
     page.locator("#snackbar").get_by_role("button", name="Undo").click()
     expect(page.locator("#snackbar-text")).to_have_text("Undone.")
     assert cell_labels(page, 1)[0] == ["S", "F", "P", "H"] and len(asked) == 2 and len(sent) == 2

@@ -198,9 +198,13 @@ export function photoTargets(page, count) {
 // Resolves true when a new photo of these cities wipes none of the player's work, or the player says so;
 // ``sent`` is the city whose own photo is the one sent (read again for every city in it).
 export async function replaceWork(page, indexes, sent = null) {
-  const lost = indexes.map((index) => workOn(page, index, index === sent)).filter(Boolean);
+  const lost = lostWork(page, indexes, sent).map(([, what]) => what);
   return !lost.length || ask(`A new photo replaces ${listed(lost)}. Replace ${lost.length > 1 ? "them" : "it"}?`, "Replace");
 }
+
+// The player's work on these cities a new photo would wipe: [index, "City 1's own photo"] each.
+export const lostWork = (page, indexes, sent = null) => indexes
+  .map((index) => [index, workOn(page, index, index === sent)]).filter(([, what]) => what);
 
 // A photo the server refused and kept nothing of (not an image, say) says so; on a card whose
 // last photo showed no city, its message stands apart from the one about the photo shown.

@@ -2,7 +2,7 @@
 // table (every city found, read and seated) with its panel where the players check the seating.
 import { $, ask, call, el } from "../common.js";
 import { hideProgress, shrink, upload } from "./api.js";
-import { replaceWork } from "./cards.js";
+import { lostWork } from "./cards.js";
 import { polygonPoints } from "./drawing.js";
 import { isFinal } from "./scoreboard.js";
 import { fitTags, seatTag } from "./seat-tags.js";
@@ -64,7 +64,8 @@ export function fitSeating() {
 export async function sendTablePhoto(page, file, from = null) {
   if (!file || !(await page.loaded())) return;
   if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
-  if (!(await replaceWork(page, page.table.cities.map((_, i) => i), from))) return; // it may seat a city anywhere
+  const asked = await replacesWork(page, from);
+  if (!asked) return;
   if (!(await noOtherTablePhoto(page))) return;
   page.showError("");
   // The server may seat a city anywhere: every city waits while the photo is read.
@@ -100,7 +101,8 @@ export async function sendTablePhoto(page, file, from = null) {
   page.render();
   page.refreshLearning();
   if (!shot) return;
-  sayFound(page, placed.seats.length);
+  const kept = asked.filter((index) => !placed.seats.includes(index));
+  sayFound(page, placed.seats.length, kept);
   $("seat-panel-title").focus();
   $("seat-panel").scrollIntoView({ block: "start" }); // the photo and its seats, whole in view
 }
@@ -118,12 +120,31 @@ async function noOtherTablePhoto(page) {
   return ask(`Another phone's photo of the whole table is being read right now (sent ${ago(other.seconds)}). Send yours anyway? Your photo's cities would replace that photo's.`, "Send anyway");
 }
 
+// A photo of the whole table takes every seat when it shows every city, else only the seats
+// without a finished city (web/service.py, _free_seats); which, the server knows once it is
+// read. So the player is asked first about their work it replaces if it shows them all, told
+// what a photo of fewer does, and told afterwards what was kept. Resolves to the seats asked
+// about (an array, maybe empty: send) or null (do not send).
+async function replacesWork(page, from) {
+  const lost = lostWork(page, page.table.cities.map((_, i) => i), from);
+  if (!lost.length) return [];
+  const what = listed(lost.map(([, work]) => work));
+  const all = page.table.cities.length;
+  const yes = await ask(`If this photo shows all ${all} cities, it replaces ${what}. A photo of fewer cities only fills the seats without a finished city. Send it?`, "Send");
+  return yes ? lost.map(([index]) => index) : null;
+}
+
 // "4 cities found in this photo; 2 seats are still empty. Check the seating.": kept true while
-// the panel is open (another phone may fill the empty seats meanwhile; see renderSeating).
-function sayFound(page, found) {
+// the panel is open (another phone may fill the empty seats meanwhile; see renderSeating);
+// ``kept``: cities the player was asked about that the photo left as they were.
+function sayFound(page, found, kept = []) {
   const empty = emptySeats(page.table).length;
-  say(`${plural(found, "city", "cities")} found in this photo${empty ? `; ${plural(empty, "seat is", "seats are")} still empty` : ""}. Check the seating.`);
+  const cities = page.table.cities.length;
+  const left = kept.length ? ` ${listed(kept.map((i) => `City ${i + 1}`))} kept as ${kept.length > 1 ? "they were" : "it was"}: `
+    + `the photo showed ${found} of the table's ${cities} cities, so its cities went to the seats without a finished city.` : "";
+  say(`${plural(found, "city", "cities")} found in this photo${empty ? `; ${plural(empty, "seat is", "seats are")} still empty` : ""}. Check the seating.${left}`);
   $("seat-status").dataset.found = found;
+  $("seat-status").dataset.kept = kept.join(",");
 }
 
 // The whole-table photos the table's cities came from, in the order of the first seat of each.
@@ -158,6 +179,7 @@ function todo(table, notes) {
 function say(text) {
   const status = $("seat-status");
   delete status.dataset.found;
+  delete status.dataset.kept;
   if (status.textContent !== text) status.textContent = text;
 }
 
@@ -215,7 +237,8 @@ export function renderSeating(page) {
   if (!page.seatShot) return;
   const seats = seatsOf(page.table, page.seatShot);
   const found = $("seat-status").dataset.found;
-  if (found) sayFound(page, Number(found)); // the seats still empty, as they are now
+  const kept = ($("seat-status").dataset.kept || "").split(",").filter(Boolean).map(Number);
+  if (found) sayFound(page, Number(found), kept); // the seats still empty, as they are now
   else if (page.seatArrived) sayFound(page, seats.length);
   drawSeatPhoto(page, seats);
   listSeats(page);
