@@ -302,11 +302,7 @@ def test_a_complete_tables_cities_say_they_teach_the_reader_as_the_home_page_doe
                                                                                    browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
-    with open(photo(CASES[0]), "rb") as f:
-        read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
-                                 headers={"Origin": server},
-                                 multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
-                                                      "buffer": f.read()}})
+    read = post_photo(page, server, table_id, 1, photo(CASES[0]).read_bytes())
     assert read.ok, read.text()
     type_grid(page, server, table_id, 2, [["park"] * 4] * 4)
     page.goto(f"{server}/tables/{table_id}")
@@ -348,10 +344,7 @@ def test_doubtful_cells_nobody_checked_are_named_under_the_results_and_not_learn
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
     blurred = cv2.GaussianBlur(cv2.imread(str(photo("easy-03"))), (0, 0), 17 / 3)
-    read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
-                             headers={"Origin": server},
-                             multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
-                                                  "buffer": cv2.imencode(".jpg", blurred)[1].tobytes()}})
+    read = post_photo(page, server, table_id, 1, cv2.imencode(".jpg", blurred)[1].tobytes())
     assert read.ok, read.text()
     flagged = len(read.json()["cities"][0]["reading"]["uncertain"])
     assert flagged >= 1  # what was learned at this server before can change how many
@@ -371,11 +364,7 @@ def test_doubtful_cells_nobody_checked_are_named_under_the_results_and_not_learn
 def test_a_whole_table_photo_of_fewer_cities_says_which_cities_it_kept(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben"])  # two players: four cities
-    with open(photo(CASES[0]), "rb") as f:
-        read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
-                                 headers={"Origin": server},
-                                 multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
-                                                      "buffer": f.read()}})
+    read = post_photo(page, server, table_id, 1, photo(CASES[0]).read_bytes())
     assert read.ok, read.text()
     before = read.json()["cities"][0]
     page.goto(f"{server}/tables/{table_id}")
@@ -687,6 +676,14 @@ def new_table(page, server, players) -> str:
                                 headers={"Origin": server})
     assert created.ok
     return created.json()["id"]
+
+
+def post_photo(page, server, table_id, city, data: bytes):
+    """The answer to a photo (JPEG bytes) sent for one city, as the page sends it."""
+    return page.request.post(f"{server}/api/tables/{table_id}/cities/{city}/photo",
+                             headers={"Origin": server},
+                             multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
+                                                  "buffer": data}})
 
 
 def type_grid(page, server, table_id, city, grid):
@@ -1886,11 +1883,7 @@ def test_every_page_passes_axe_wcag_a_and_aa(server, browser):
             ["office", "office", "tavern-music", "park"],
             ["house", "tavern-food", "tavern-bed", "factory"]]
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
-    with open(photo(CASES[0]), "rb") as f:
-        read = page.request.post(f"{server}/api/tables/{table_id}/cities/1/photo",
-                                 headers={"Origin": server},
-                                 multipart={"photo": {"name": "c.jpg", "mimeType": "image/jpeg",
-                                                      "buffer": f.read()}})
+    read = post_photo(page, server, table_id, 1, photo(CASES[0]).read_bytes())
     assert read.ok, read.text()
     type_grid(page, server, table_id, 2, grid)
     type_grid(page, server, table_id, 3, [["park"] * 4] * 4)
