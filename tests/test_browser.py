@@ -754,8 +754,9 @@ def test_results_come_first_and_fit_a_phone_with_seven_cities(server, browser):
     for ranked in (i for i, c in enumerate(expected["cities"]) if c["factory_rank"]):
         factories = expected["cities"][ranked]["explanation"]["factories"]
         note = board.locator(f'.score[data-category="factories"][data-city="{ranked + 1}"] + .rank')
-        expect(note).to_have_text(f"×{factories['per_tile']}")
         words = ["the most", "the second most", "fewer"][factories["rank"] - 1]
+        per = factories["per_tile"]  # and in words for a screen reader
+        expect(note).to_have_text(f"×{per} ({per} points a factory: {words} factories at the table)")
         expect(note).to_have_attribute(
             "title", f"{words} factories at the table: {factories['per_tile']} points each")
     # At 320 px too the page does not scroll sideways and every total shows, beside its city.
@@ -893,12 +894,24 @@ def test_a_city_being_read_says_so_and_early_taps_wait_for_the_table(server, bro
     held.pop().continue_()
     expect(page.locator(".city")).to_have_count(3)
     page.wait_for_function("() => document.title.includes('Between Two Cities')")
-    # The page's own dialog, the name filled in; renamed, the page and the server say so.
+    # The page's own dialog, the name filled in; blanks alone are no name (the dialog stays);
+    # renamed, the page and the server say so.
     expect(page.locator("dialog.ask input")).to_have_value(re.compile(r"\S"))
+    page.locator("dialog.ask input").fill("   ")
+    page.locator("dialog.ask .ask-yes").click()
+    expect(page.locator("dialog.ask[open]")).to_have_count(1)
     assert answered(page, True, "Friday night") == "Table name"
     expect(page.locator("#table-name")).to_have_text("Friday night")
     assert page.request.get(f"{server}/api/tables/{table_id}").json()["name"] == "Friday night"
     assert prompts == [] and errors == []  # never the browser's own prompt()
+    # A long name of one word wraps: the page and its questions stay inside a phone's width.
+    page.click("#rename")
+    answered(page, True, "Spieleabendmitfreundenundfamilieundnachbarn")
+    expect(page.locator("#table-name")).to_have_text("Spieleabendmitfreundenundfamilieundnachbarn")
+    page.click("#delete")
+    yes = page.locator("dialog.ask .ask-yes").bounding_box()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 and yes["x"] + yes["width"] <= 390
+    answered(page, False)
 
     # While a photo of city 1 is read, its card says so and its buttons are disabled.
     page.route("**/cities/1/photo", lambda route: held.append(route))

@@ -40,13 +40,15 @@ export const buildingName = (b) => (b.startsWith("tavern-")
 
 // A question asked in the page rather than with the browser's confirm() or prompt() (which show
 // the app's address, look like a warning from the phone and can be turned off): a modal
-// <dialog>, its "yes" named for what it does; Cancel, Escape or a tap beside it answer no.
+// <dialog>, its "yes" named for what it does; Cancel or Escape answer no (a tap beside it does
+// not: the second tap of a double tap on the button that opened it would).
 // ask resolves true or false; askText (a line to type, ``value`` filled in) the line or null.
 export const ask = (question, yes) => dialog(question, yes, null).then((answer) => answer !== null);
 export const askText = (question, yes, value) => dialog(question, yes, value);
 
 function dialog(question, yes, value) {
-  const text = value === null ? null : el("input", { name: "answer", value, required: true, autocomplete: "off" });
+  const text = value === null ? null : el("input", { name: "answer", value, required: true, autocomplete: "off",
+    pattern: ".*\\S.*", title: "Type at least one letter or digit" });
   const form = el("form", { method: "dialog" }, el("p", { className: "ask-question", textContent: question }),
     ...(text ? [text] : []),
     el("div", { className: "row ask-buttons" },
@@ -58,7 +60,6 @@ function dialog(question, yes, value) {
   document.body.append(box);
   return new Promise((resolve) => {
     form.querySelector(".ask-no").addEventListener("click", () => box.close(""));
-    box.addEventListener("click", (e) => { if (e.target === box) box.close(""); }); // beside the box
     box.addEventListener("close", () => {
       box.remove();
       const said = box.returnValue === "yes";

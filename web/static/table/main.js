@@ -130,7 +130,7 @@ const REFRESH_MS = 5000;
 
 const quiet = (page) => !page.gone && !document.hidden && page.table && !page.busy.size && !page.pending.size
   && !page.paint && !page.nextCell && page.swapFrom === null && !page.reordering && !page.wholeTable
-  && !page.countsOpen.size && !$("picker").open && !document.querySelector(".corner-wrap .dot");
+  && !page.countsOpen.size && !$("picker").open && !$("why-sheet").open && !document.querySelector(".corner-wrap .dot, dialog.ask");
 
 async function refresh(page) {
   if (!quiet(page)) return;

@@ -68,7 +68,10 @@ function cityLines(page, i, rankBelow = false, difficultyBelow = false) {
   const per = city && city.factory_rank ? city.explanation.factories.per_tile : 0;
   const rankTitle = per ? `${ORDINAL[city.factory_rank]} at the table: ${per} points each` : "";
   if (!rankBelow) lines.push(["factory rank", cell("rank", rank, rankTitle)]);
-  else if (per) lines[page.game.categories.indexOf("factories")][1].append(el("small", { className: "rank", textContent: `×${per}`, title: rankTitle }));
+  else if (per) {
+    lines[page.game.categories.indexOf("factories")][1].append(el("small", { className: "rank", title: rankTitle }, `×${per}`,
+      el("span", { className: "visually-hidden", textContent: ` (${per} points a factory: ${ORDINAL[city.factory_rank]} at the table)` })));
+  }
   return lines;
 }
 
