@@ -190,12 +190,14 @@ class Adaptation:
             closeness[:, kinds] = np.maximum(closeness[:, kinds], like_kinds)
             closest = np.maximum(closest, worth)
         trust = cfg.strength * closest / (1 + cfg.strength * closest)
-        # a cell more like a built-in anchor than like any of the players' cells is read by
-        # the model: the anchors' votes alone overturned its right answers (a new printing's
-        # tavern like the model's shop)
+        # a cell more like a built-in anchor than like any of the players' cells, and read
+        # surely by the model, is the model's: the anchors' votes alone overturned its right
+        # answers (a new printing's tavern like the model's shop); a doubtful cell keeps its
+        # look-alikes, which is how one taught photo mends a printing's misread taverns
         if cfg.anchors_gate > 0:
             theirs = cosine[:, :self.players].max(axis=1, initial=-1)
-            trust *= _sigmoid((theirs - cosine[:, self.players:].max(axis=1)) / cfg.anchors_gate)
+            gate = _sigmoid((theirs - cosine[:, self.players:].max(axis=1)) / cfg.anchors_gate)
+            trust *= np.where(probs.max(axis=1) >= cfg.gate_sure, gate, 1.0)
         return closeness, trust * (1 - probs[:, self.empty])  # players label tiles: whether
         # a cell shows one at all stays the model's call
 
