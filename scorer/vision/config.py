@@ -175,7 +175,8 @@ class AdaptConfig:
     anchors_gate: float = 0.01  # the look-alikes' trust falls by a sigmoid of (cosine to the
     # closest of the players' cells - to the closest anchor) over this: a cell more like an
     # anchor than like any player's cell is read by the model (0: no such gate) ...
-    gate_sure: float = 0.8  # ... when the model reads it this surely (VisionConfig.low_confidence)
+    gate_sure: float = VisionConfig.low_confidence  # ... when the model reads it this surely
+    # (not flagged for the player to check)
     accepted_weight: float = 0.3  # a cell of an accepted reading, against a player's choice
     similar: float = 0.95  # two cells look alike: the cosine of their centred features
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise

@@ -60,10 +60,9 @@ function dialog(question, yes, value) {
   document.body.append(box);
   return new Promise((resolve) => {
     form.querySelector(".ask-no").addEventListener("click", () => box.close(""));
-    box.addEventListener("close", () => {
+    box.addEventListener("close", () => { // "yes": the line typed (never blank: its pattern), or ""
       box.remove();
-      const said = box.returnValue === "yes";
-      resolve(!said ? null : text ? text.value.trim() || null : "");
+      resolve(box.returnValue !== "yes" ? null : text ? text.value.trim() : "");
     });
     showDialog(box);
     if (text) text.select();
