@@ -192,6 +192,36 @@ def test_back_closes_an_open_dialog_and_stays_at_the_table(server, browser):
     page.close()
 
 
+def test_the_picker_gives_the_focus_back_to_its_cell_after_the_page_was_redrawn(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    type_grid(page, server, table_id, 1, [["park"] * 4] * 4)
+    page.goto(f"{server}/tables/{table_id}")
+    held = []
+    page.route("**/cities/1/cells/1/1", lambda route: held.append(route))
+    cell = page.locator('.city[data-city="1"] .cell[data-row="1"][data-col="1"]')
+    cell.click()
+    page.click('#picker .pick[data-building="shop"]')
+    for _ in range(50):  # the cell's change on its way, held
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held
+    # The next cell's picker is opened before the first change is answered; the answer then
+    # redraws the page behind the open picker.
+    page.locator('.city[data-city="1"] .cell[data-row="1"][data-col="2"]').click()
+    expect(page.locator("#picker")).to_be_visible()
+    next_cell = '.city[data-city="1"] .cell[data-row="1"][data-col="2"]'
+    page.evaluate(f"document.querySelector('{next_cell}').opener = true")
+    held.pop().continue_()
+    page.wait_for_function(f"() => !document.querySelector('{next_cell}').opener")  # redrawn
+    expect(page.locator("#picker")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#picker")).to_be_hidden()
+    assert page.evaluate("document.activeElement.dataset.focus") == "cell:0:0:1"
+    page.close()
+
+
 def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(server)
@@ -897,6 +927,7 @@ def test_a_city_being_read_says_so_and_early_taps_wait_for_the_table(server, bro
     # The page's own dialog, the name filled in; blanks alone are no name (the dialog stays);
     # renamed, the page and the server say so.
     expect(page.locator("dialog.ask input")).to_have_value(re.compile(r"\S"))
+    expect(page.locator("dialog.ask input")).to_have_attribute("maxlength", "80")  # as the server
     page.locator("dialog.ask input").fill("   ")
     page.locator("dialog.ask .ask-yes").click()
     expect(page.locator("dialog.ask[open]")).to_have_count(1)

@@ -68,11 +68,13 @@ def test_create_table_makes_one_city_per_seat(client, players, cities, variant):
         ({"players": ["Ann", "  ", "Ben"]}, 400, "a player's name is empty"),
         ({"players": ["Ann", "Ben", "Cy"], "difficulty": 4}, 400, "difficulty is for a solo table only"),
         ({"players": ["Ann", "Ben"], "difficulty": 6}, 400, "difficulty is for a solo table only"),
+        ({"players": ["Ann", "Ben", "Cy"], "name": "x" * 81}, 400, "at most 80 characters"),
+        ({"players": ["Ann", "B" * 41]}, 400, "a player's name is at most 40 characters"),
     ],
     ids=["none", "eight", "same-name", "bad-difficulty", "not-a-list", "not-json", "automartin",
          "automanon", "same-but-case-and-spaces", "same-but-zero-width", "only-zero-width",
          "empty-name", "blank-name",
-         "difficulty-for-three", "difficulty-for-two"],
+         "difficulty-for-three", "difficulty-for-two", "long-table-name", "long-player-name"],
 )
 def test_create_table_errors(client, body, status, message):
     response = client.post("/api/tables", json=body) if isinstance(body, dict) else client.post(
@@ -86,6 +88,9 @@ def test_list_rename_delete(client):
     renamed = client.patch(f"/api/tables/{table['id']}", json={"name": "Saturday"})
     assert renamed.json["name"] == "Saturday"
     assert client.patch(f"/api/tables/{table['id']}", json={"name": " "}).status_code == 400
+    too_long = client.patch(f"/api/tables/{table['id']}", json={"name": "x" * 81})
+    assert too_long.status_code == 400 and "at most 80 characters" in too_long.json["error"]
+    assert client.get(f"/api/tables/{table['id']}").json["name"] == "Saturday"  # kept as it was
     assert client.delete(f"/api/tables/{table['id']}").status_code == 204
     assert client.get(f"/api/tables/{table['id']}").status_code == 404
     assert client.get("/api/tables").json["tables"] == []

@@ -17,6 +17,9 @@ from .store import DELETED_KEPT_S, Gone, PhotoChanged, TableChanged
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+NAME_LONGEST = 80  # characters of a table's or a campaign's name (the pages' inputs say so too)
+PLAYER_LONGEST = 40  # characters of a player's name
+
 
 def _store():
     return current_app.extensions["store"]
@@ -116,13 +119,13 @@ def create_table():
         raise TableError("players must be a list of names")
     if not 1 <= len(players) <= MAX_PLAYERS:
         raise TableError(f"a table has 1 to {MAX_PLAYERS} players")
-    players = [_text(p, "a player's name", 40) for p in players]
+    players = [_text(p, "a player's name", PLAYER_LONGEST) for p in players]
     if "difficulty" in body and len(players) != 1:
         raise TableError("difficulty is for a solo table only (one player)")
     difficulty = body.get("difficulty", 4)
     if not isinstance(difficulty, int) or isinstance(difficulty, bool):
         raise TableError("the solo difficulty level is 1 to 7")
-    name = _text(_given(body.get("name"), "Game night"), "the table's name", 10_000)[:80]
+    name = _text(_given(body.get("name"), "Game night"), "the table's name", NAME_LONGEST)
     check_seating(tuple(players), difficulty)
     count = cities_for(len(players))
     table_id = _store().create_table(name, players, difficulty, count)
@@ -137,7 +140,7 @@ def get_table(table_id: str):
 @bp.patch("/tables/<table_id>")
 def rename_table(table_id: str):
     _table(table_id)
-    name = _text(_body().get("name", ""), "the table's name", 10_000)[:80]
+    name = _text(_body().get("name", ""), "the table's name", NAME_LONGEST)
     if not name:
         raise TableError("a table needs a name")
     _store().rename_table(table_id, name)
@@ -450,7 +453,7 @@ def create_campaign():
     body = _body()
     length, difficulty, mode = body.get("length", 3), body.get("difficulty", 4), body.get("mode")
     check_settings(length, difficulty, mode)
-    name = _text(_given(body.get("name"), "Campaign"), "the campaign's name", 10_000)[:80]
+    name = _text(_given(body.get("name"), "Campaign"), "the campaign's name", NAME_LONGEST)
     campaign_id = _store().create_campaign(name, length, difficulty, mode)
     return jsonify(_campaign_json(campaign_id)), 201
 

@@ -10,6 +10,8 @@ from scorer.notation import SHORT
 from scorer.rules import CATEGORIES
 from scorer.table import DIFFICULTY_MODIFIER, MAX_PLAYERS
 
+from .api import NAME_LONGEST
+
 # The shape of each building's badge (drawn in app.css, the notation's letters inside), so that
 # buildings are told apart without colour: each kind its own shape, the taverns one shape between
 # them (their letters differ: Td, Tf, Tm, Tb).
@@ -27,8 +29,10 @@ bp = Blueprint("pages", __name__)
 @bp.context_processor
 def page_context():
     """``lan_url``: the address the phones open when serving the LAN (``serve --lan``), else
-    None; ``difficulty_modifiers``: the solo levels and Automaville's modifier at each."""
-    return {"lan_url": current_app.config["LAN_URL"], "difficulty_modifiers": DIFFICULTY_MODIFIER}
+    None; ``difficulty_modifiers``: the solo levels and Automaville's modifier at each;
+    ``name_longest``: the most characters of a table's or campaign's name."""
+    return {"lan_url": current_app.config["LAN_URL"], "difficulty_modifiers": DIFFICULTY_MODIFIER,
+            "name_longest": NAME_LONGEST}
 
 
 @bp.get("/")

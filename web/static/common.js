@@ -42,13 +42,14 @@ export const buildingName = (b) => (b.startsWith("tavern-")
 // the app's address, look like a warning from the phone and can be turned off): a modal
 // <dialog>, its "yes" named for what it does; Cancel or Escape answer no (a tap beside it does
 // not: the second tap of a double tap on the button that opened it would).
-// ask resolves true or false; askText (a line to type, ``value`` filled in) the line or null.
+// ask resolves true or false; askText (a line to type, ``value`` filled in, of ``longest``
+// characters at most) the line or null.
 export const ask = (question, yes) => dialog(question, yes, null).then((answer) => answer !== null);
-export const askText = (question, yes, value) => dialog(question, yes, value);
+export const askText = (question, yes, value, longest) => dialog(question, yes, value, longest);
 
-function dialog(question, yes, value) {
+function dialog(question, yes, value, longest) {
   const text = value === null ? null : el("input", { name: "answer", value, required: true, autocomplete: "off",
-    pattern: ".*\\S.*", title: "Type at least one letter or digit" });
+    ...(longest ? { maxLength: longest } : {}), pattern: ".*\\S.*", title: "Type at least one letter or digit" });
   const form = el("form", { method: "dialog" }, el("p", { className: "ask-question", textContent: question }),
     ...(text ? [text] : []),
     el("div", { className: "row ask-buttons" },

@@ -1,7 +1,7 @@
 // A city's 4x4 grid: its cells over the warped photo, the picker, and typing a city in (paint mode).
 import { $, buildingName, call, el, showDialog } from "../common.js";
 import { badge, gridFrame } from "./drawing.js";
-import { setCardError } from "./state.js";
+import { refocus, setCardError } from "./state.js";
 import { offerUndo, putCell, putGrid } from "./undo.js";
 import { cityName, named, plural, spoken } from "./words.js";
 
@@ -92,6 +92,9 @@ function pickCell(page, index, r, c, current) {
   looksRight.value = current || "";
   looksRight.hidden = !(current && flaggedCell(page, index, r, c));
   dialog.onclose = () => {
+    // The page redrawn behind the picker: its cell is a new one, so focus would fall to the page.
+    const focus = document.activeElement;
+    if (!focus || focus === document.body || dialog.contains(focus)) refocus(`cell:${index}:${r}:${c}`);
     const building = dialog.returnValue;
     if (!building) return;
     // Choosing the building a cell shows confirms it: a flagged cell is then checked.
@@ -159,10 +162,7 @@ function nextEmpty(page, city, index, r, c) {
 
 function focusNext(page) {
   const { nextCell } = page;
-  if (!nextCell) return;
-  const key = `cell:${nextCell.city}:${nextCell.r}:${nextCell.c}`;
-  const node = [...document.querySelectorAll("[data-focus]")].find((n) => n.dataset.focus === key);
-  if (node) node.focus({ preventScroll: true });
+  if (nextCell) refocus(`cell:${nextCell.city}:${nextCell.r}:${nextCell.c}`);
 }
 
 // Paint mode: one building chosen, then every tapped cell becomes it (no picker per cell). It

@@ -107,7 +107,7 @@ function wire(page) {
   });
   $("rename").addEventListener("click", async () => {
     if (!(await page.loaded())) return;
-    const name = await askText("Table name", "Rename", page.table.name);
+    const name = await askText("Table name", "Rename", page.table.name, Number($("rename").dataset.longest));
     if (!name) return;
     try {
       page.answer(await call("PATCH", page.api, { name }));
