@@ -222,6 +222,19 @@ def test_the_picker_gives_the_focus_back_to_its_cell_after_the_page_was_redrawn(
     page.close()
 
 
+def test_the_picker_with_its_cell_photo_fits_a_small_phone(server, browser):
+    page = browser.new_page(viewport={"width": 320, "height": 640})
+    table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
+    assert post_photo(page, server, table_id, 1, photo(CASES[0]).read_bytes()).ok
+    page.goto(f"{server}/tables/{table_id}")
+    page.locator('.city[data-city="1"] .cell[data-row="2"][data-col="3"]').click()
+    expect(page.locator("#picker-cell")).to_be_visible()
+    box = page.locator("#picker").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 640  # every building and Cancel in view
+    assert page.evaluate("(d => d.scrollHeight <= d.clientHeight)(document.querySelector('#picker'))")
+    page.close()
+
+
 def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(server)
