@@ -209,9 +209,9 @@ def test_the_picker_gives_the_focus_back_to_its_cell_after_the_page_was_redrawn(
     assert held
     # The next cell's picker is opened before the first change is answered; the answer then
     # redraws the page behind the open picker.
-    page.locator('.city[data-city="1"] .cell[data-row="1"][data-col="2"]').click()
-    expect(page.locator("#picker")).to_be_visible()
     next_cell = '.city[data-city="1"] .cell[data-row="1"][data-col="2"]'
+    page.locator(next_cell).click()
+    expect(page.locator("#picker")).to_be_visible()
     page.evaluate(f"document.querySelector('{next_cell}').opener = true")
     held.pop().continue_()
     page.wait_for_function(f"() => !document.querySelector('{next_cell}').opener")  # redrawn
