@@ -15,7 +15,10 @@ model reads it clearly worse than the artwork it was trained on (see the k = 0 r
 "edition D" (--edition D: hue +75 degrees, a dark green frame) are the development printings:
 AdaptConfig is tuned on them. B was the figure until changes were tried on it too; "edition E"
 (--edition E: red and blue swapped, which no turn of the hues undoes, a cream frame), made on
-2026-12-02, is held out for the next change: nothing was tuned on it.
+2026-12-02, was held out until the printing's inks learned from the players' cells were
+developed on it (2026-12-04); "edition F" (--edition F: hue +150 degrees, beyond the turns the
+reader tries, mid-tones darkened by a gamma of 1.3, a dark red frame), made before that, is
+held out: nothing was tuned on it.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -81,11 +84,13 @@ class Edition:
     frame_rgb: tuple[float, float, float]
     frame_px: int
     swap_red_blue: bool = False  # inks no turn of the hues undoes (the reader tries turns)
+    gamma: float = 1.0  # mid-tones darkened (> 1) as a heavier ink does, after the rest
 
     def describe(self) -> str:
         return (f"hue {self.hue_deg:+g} deg, saturation x{self.saturation}, contrast "
                 f"x{self.contrast}, cast {self.cast}, frame {self.frame_px} px {self.frame_rgb}"
-                + (", red and blue swapped" if self.swap_red_blue else ""))
+                + (", red and blue swapped" if self.swap_red_blue else "")
+                + (f", gamma {self.gamma}" if self.gamma != 1 else ""))
 
 
 EDITIONS = {
@@ -93,7 +98,10 @@ EDITIONS = {
     "C": Edition(-40.0, 1.15, 0.9, (-6.0, 2.0, 10.0), (95.0, 60.0, 40.0), 26),  # development
     "D": Edition(75.0, 0.9, 0.95, (0.0, -4.0, 6.0), (40.0, 90.0, 60.0), 18),  # development
     "E": Edition(0.0, 0.9, 0.9, (0.0, 6.0, 0.0), (200.0, 190.0, 160.0), 20, True),  # held out
-    # (made 2026-12-02, after changes were tried on B: nothing tuned on it, not measured yet)
+    # (made 2026-12-02, after changes were tried on B; measured once, then the printing's inks
+    # learned from the players' cells were developed on it: development since 2026-12-04)
+    "F": Edition(150.0, 0.85, 0.9, (-6.0, 0.0, 8.0), (60.0, 40.0, 40.0), 22, False, 1.3),
+    # (made 2026-12-04, before the printing's inks were learned: held out, nothing tuned on it)
 }
 EDITION = "B"
 
@@ -110,6 +118,8 @@ def new_edition(face: np.ndarray, edition: Edition) -> np.ndarray:
     if edition.swap_red_blue:
         out = out[..., ::-1]
     out = 128 + (out - 128) * edition.contrast + np.float32(edition.cast)
+    if edition.gamma != 1:
+        out = 255 * (np.clip(out, 0, 255) / 255) ** edition.gamma
     border = np.ones((FACE_PX, FACE_PX), bool)
     inner = slice(edition.frame_px, -edition.frame_px)
     border[inner, inner] = False
