@@ -17,7 +17,9 @@ AdaptConfig is tuned on them. B was the figure until changes were tried on it to
 (--edition E: red and blue swapped, which no turn of the hues undoes, a cream frame), made on
 2026-12-02, was held out until the printing's inks learned from the players' cells were
 developed on it (2026-12-04); "edition F" (--edition F: hue +150 degrees, beyond the turns the
-reader tries, mid-tones darkened by a gamma of 1.3, a dark red frame), made before that, is
+reader tries, mid-tones darkened by a gamma of 1.3, a dark red frame), made before that, was
+measured once with them and is development since; "edition G" (--edition G: hue -100
+degrees, more saturated, a warm cast, mid-tones lightened by a gamma of 0.8, a teal frame) is
 held out: nothing was tuned on it.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
@@ -101,7 +103,10 @@ EDITIONS = {
     # (made 2026-12-02, after changes were tried on B; measured once, then the printing's inks
     # learned from the players' cells were developed on it: development since 2026-12-04)
     "F": Edition(150.0, 0.85, 0.9, (-6.0, 0.0, 8.0), (60.0, 40.0, 40.0), 22, False, 1.3),
-    # (made 2026-12-04, before the printing's inks were learned: held out, nothing tuned on it)
+    # (made 2026-12-04 before the printing's inks were learned, measured once with them; then
+    # the inks with a turn of the hues on top were developed on it: development since)
+    "G": Edition(-100.0, 1.1, 0.95, (12.0, 0.0, -10.0), (30.0, 110.0, 110.0), 24, False, 0.8),
+    # (made 2026-12-04 before the inks with a turn on top: held out, nothing tuned on it)
 }
 EDITION = "B"
 

@@ -1,8 +1,9 @@
 """Where what the reader learned from the players is kept: the data folder (the web app's
 and the CLI's), as ``learned-tiles.npz``; and the file of lessons moved between machines.
 
-A lessons file holds, for each labelled cell, its features (float16), the building and
-whether a player chose it; it loads without pickle.
+A lessons file holds, for each labelled cell, its features (float16) and, when its reading
+kept them, its colours (see ``vision.inks``), the building and whether a player chose it; it
+loads without pickle.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import numpy as np
 from .city import BUILDINGS
 from .errors import TableError
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors
+from .vision.config import DEFAULT
 
 LEARNED_FILE = "learned-tiles.npz"
 MAX_LESSONS = 100_000
-MAX_UNPACKED_BYTES = MAX_LESSONS * 512  # cells of 160 float16 features, names and flags
+MAX_UNPACKED_BYTES = MAX_LESSONS * 512  # cells of 160 float16 features and 27 colours,
+# names and flags
 
 
 def data_folder(folder: str | Path | None = None) -> Path:
@@ -56,7 +59,7 @@ def lessons_to_bytes(lessons: list[tuple[bytes, str, bool]]) -> bytes:
 
 def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]:
     """The lessons of a file; TableError when it is not a lessons file for cells of ``width``
-    values (the current tile model's features)."""
+    values (the current tile model's features), their colours after them or not."""
     problem = "not a file of learned tiles exported by this app"
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as d:
@@ -72,7 +75,7 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
             and len(cells) == len(buildings) == len(player) <= MAX_LESSONS):
         raise TableError(problem)
     n = len(buildings)
-    if n and cells.shape[1] != width:
+    if n and cells.shape[1] not in (width, width + 3 * DEFAULT.ink_grid ** 2):
         raise TableError("these tiles were learned with another version of the tile model")
     if not all(b in BUILDINGS for b in buildings.tolist()) or not np.isfinite(cells).all():
         raise TableError(problem)

@@ -19,7 +19,7 @@ import numpy as np
 from .city import BUILDINGS, SIZE, TAVERN_KINDS, City
 from .errors import GridNotFound, ImageError, TableError
 from .photo import DecodeBudget, Photo, open_photo
-from .vision import geometry, lattice, light, search
+from .vision import geometry, inks, lattice, light, search
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors, Evidence, fit
 from .vision.config import ADAPT, DEFAULT, AdaptConfig, VisionConfig
 from .vision.constraints import decode_city
@@ -44,6 +44,8 @@ class Reading:
     config : the reader's config (flags and the warp layout follow it)
     cells : (4, 4, D) float32, each upright cell's features: what learning from the
         players' labels needs (see adaptation)
+    colours : (16, K, 3) float32, each upright cell's colours as taken (``inks.cell_colours``):
+        what learning the players' printing's inks needs
     adapted : the reading used what was learned from the players' labels
     """
 
@@ -54,6 +56,7 @@ class Reading:
     duplex: list[dict]
     photo: Photo
     cells: np.ndarray | None = None
+    colours: np.ndarray | None = None
     adapted: bool = False
     config: VisionConfig = DEFAULT
     timing_ms: dict[str, float] = field(default_factory=dict)
@@ -80,8 +83,14 @@ class Reading:
         return self.uncertain()
 
     def cells_bytes(self) -> bytes | None:
-        """The cells to learn from, as the store keeps them: (16, D) float16."""
-        return None if self.cells is None else self.cells.astype(CELL_DTYPE).tobytes()
+        """The cells to learn from, as the store keeps them: (16, D + 3 K) float16, each
+        cell's features then its colours (when the reading has them)."""
+        if self.cells is None:
+            return None
+        cells = self.cells.reshape(SIZE * SIZE, -1)
+        if self.colours is not None:
+            cells = np.concatenate([cells, self.colours.reshape(SIZE * SIZE, -1)], axis=1)
+        return cells.astype(CELL_DTYPE).tobytes()
 
     def warped_jpeg(self) -> bytes:
         """The upright warped city as a JPEG file."""
@@ -708,8 +717,9 @@ class PhotoReader:
         if self._anchors is None:
             self._anchors = Anchors.load(self.model_dir)
         lessons = lessons[-config.max_cells:]
-        adaptation = fit(Evidence.from_lessons(lessons, config), self._anchors,
-                         self.classifier.labels, self.classifier.feature_parts, config)
+        evidence = Evidence.from_lessons(lessons, config, self.classifier.feature_size)
+        adaptation = fit(evidence, self._anchors, self.classifier.labels,
+                         self.classifier.feature_parts, config)
         self.adaptation = adaptation
         return adaptation
 
@@ -831,10 +841,17 @@ class PhotoReader:
             # found by its look as taken, the model's own answer from the corrected one
             raw = self.classifier.predict(*self._crops([corrected.warped]))[0]
             probs = self.adaptation.adjust(raw, as_taken.cells.reshape(SIZE * SIZE, -1))
+            if corrected.photo.correction.inks is not None:
+                # through the players' printing's inks the tiles have the colours the model
+                # learned: a cell it reads surely so is its own (by its colours as taken, a
+                # building no taught city showed looks like a taught one of another)
+                sure = self.sureness(raw) >= self.config.low_confidence
+                probs[sure] = raw[sure]
             corrected = replace(corrected, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
         if not clearly_surer(corrected):
             return reading
         corrected.photo, corrected.cells = taken, as_taken.cells
+        corrected.colours = inks.cell_colours(as_taken.upright, self.config)
         return corrected
 
     def _correction(self, reading: Reading) -> tuple[light.Correction, bool]:
@@ -845,7 +862,10 @@ class PhotoReader:
         which that city reads surest; with every hue turned too (by one of
         ``config.hue_turns``, the gains or none) when that reads clearly surer still
         (``config.hue_turn_min_gain``): another printing's inks shift every tile's colours,
-        but on the printing the model knows a turn only fits the photo's noise."""
+        but on the printing the model knows a turn only fits the photo's noise. Once the
+        players' printing's inks are learned (``vision.inks``), they are taken, after the
+        outline's gains, when they read surer still (``config.inks_min_gain``): a photo of
+        the printing the model knows reads worse through them."""
         cfg = self.config
         image, scale = reading.photo.image, reading.photo.scale
         quad = geometry.rescale(reading.corners, 1 / scale)
@@ -855,13 +875,20 @@ class PhotoReader:
         candidates = [light.Correction(g, turn) for turn in turns for g in gains]
         warped = geometry.warp_city(image, quad, cfg)
         looks = [light.turned_hues(light.balanced(warped, g), turns) for g in gains]
-        read = self.read_cities_cells([looks[j][i] for i in range(len(turns))
-                                       for j in range(len(gains))], upright=True)
+        views = [looks[j][i] for i in range(len(turns)) for j in range(len(gains))]
+        learned = self.adaptation.inks if self.adaptation is not None else None
+        if learned is not None:
+            candidates.append(light.Correction(gains[2], inks=learned))
+            views.append(candidates[-1](warped))
+        read = self.read_cities_cells(views, upright=True)
         sure = [self._log_sureness(probs).sum() for _, _, probs, _ in read]
         best = 1 + int(np.argmax(sure[1:len(gains)]))  # (the first: as taken)
-        turned = len(gains) + int(np.argmax(sure[len(gains):])) if cfg.hue_turns else best
+        turned = len(gains) + int(np.argmax(sure[len(gains):len(gains) * len(turns)])) \
+            if cfg.hue_turns else best
         if sure[turned] - sure[best] >= cfg.hue_turn_min_gain:
             best = turned
+        if learned is not None and sure[-1] - sure[best] >= cfg.inks_min_gain:
+            best = len(candidates) - 1
         return candidates[best], bool(sure[best] > sure[0])
 
     def _read_as_lit(self, photo: Photo, corners: np.ndarray | None = None,
@@ -915,6 +942,7 @@ class PhotoReader:
             warped=look.upright,
             photo=photo,
             cells=look.cells,
+            colours=inks.cell_colours(look.upright, self.config) if photo.as_taken else None,
             adapted=self.adaptation is not None,
             config=self.config,
         )

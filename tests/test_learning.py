@@ -95,6 +95,7 @@ def test_a_correction_changes_the_next_reading_of_a_look_alike_cell(client):
     wrong = correct_and_accept(client, table["id"], 1, city, right)
     learning = client.get("/api/learning").json
     assert learning["active"] and learning["cells"] == 16
+    assert learning["inks"]  # a whole city of several buildings: the printing's colours too
     again = upload(client, table["id"], 2, other_printing("easy-00", scale=0.9))
     assert all(again["grid"][r][c] == right[r][c] for r, c in wrong)
     assert again["grid"] == right and again["reading"]["adapted"]
@@ -215,7 +216,7 @@ def test_forgetting_restores_the_shipped_model_exactly(client, reader):
     assert client.post(f"/api/tables/{table['id']}/cities/1/accept").status_code == 200
     assert client.get("/api/learning").json["cells"] == 16
     forgotten = client.delete("/api/learning").json
-    assert forgotten["active"] is False and forgotten["cells"] == 0
+    assert forgotten["active"] is False and forgotten["cells"] == 0 and not forgotten["inks"]
     again = upload(client, table["id"], 2, data)
     shipped = reader.read_photo(data, max_side=2000)
     assert again["reading"]["confidence"] == shipped.confidence
@@ -305,10 +306,13 @@ def test_the_cli_reads_with_the_data_folders_learned_tiles(client, tmp_path, cap
 
 
 def test_cells_are_stored_compactly():
-    """A reading's cells are the model's float16 features, 16 equal parts."""
+    """A reading's cells are the model's float16 features, then each cell's grid of colours
+    as taken (3 x 3 squares of RGB), 16 equal parts."""
     reading = PhotoReader().read_file(str(photo("easy-00")))
     cells = np.frombuffer(reading.cells_bytes(), np.float16).reshape(16, -1)
-    assert cells.shape[1] == 160 and np.isfinite(cells).all()
+    assert cells.shape[1] == 160 + 27 and np.isfinite(cells).all()
+    colours = cells[:, 160:].astype(np.float32).reshape(16, 9, 3)
+    assert 0 <= colours.min() and colours.max() <= 255 and colours.std() > 10  # the tiles' own
 
 
 def test_a_damaged_learned_file_is_ignored(tmp_path):

@@ -88,6 +88,7 @@ class LazyReader:
                 "cells": adaptation.cells if adaptation else 0,
                 "learned": adaptation.learned if adaptation else {},
                 "doubtful": adaptation.doubtful if adaptation else 0,
+                "inks": adaptation is not None and adaptation.inks is not None,
                 "anchors": {"adapted": right, "shipped": shipped,
                             "total": self.anchors_total() if adaptation else None},
                 "refused": self.refused,

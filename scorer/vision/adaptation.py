@@ -54,6 +54,7 @@ import numpy as np
 from ..city import BUILDINGS, SIZE, TAVERN_KINDS
 from ..errors import LearningRefused, ModelError
 from .config import ADAPT, AdaptConfig
+from .inks import fit_inks
 
 ANCHORS_FILE = "tiles-anchors.npz"
 CELL_DTYPE = np.float16  # a cell's features are stored this way
@@ -63,25 +64,35 @@ PHOTO = SIZE * SIZE  # cells of one photo's city, read in a row
 @dataclass
 class Evidence:
     """Labelled cells: the model's features (N, D) for each, building indices (N,) into
-    BUILDINGS, and weights (N,) (a player's own choice counts more than a cell of a reading
-    the player accepted)."""
+    BUILDINGS, weights (N,) (a player's own choice counts more than a cell of a reading
+    the player accepted) and the cells' colours (N, K, 3) (``inks.cell_colours``; NaN for
+    a cell stored without them), from which the players' printing's inks are learned."""
 
     features: np.ndarray
     labels: np.ndarray
     weights: np.ndarray
+    colours: np.ndarray
     doubtful: int = 0  # labels left out as contradicting many look-alikes
 
     @classmethod
-    def from_lessons(cls, lessons: list[tuple[bytes, str, bool]], config: AdaptConfig) -> Evidence:
-        """From stored lessons: (cell features as ``Reading.cells_bytes`` wrote them,
-        building, a player's own choice?); a cell of an accepted reading weighs
-        ``config.accepted_weight``."""
+    def from_lessons(cls, lessons: list[tuple[bytes, str, bool]], config: AdaptConfig,
+                     width: int) -> Evidence:
+        """From stored lessons: (cell as ``Reading.cells_bytes`` wrote it: ``width``
+        features, then its colours when the reading had them; building; a player's own
+        choice?); a cell of an accepted reading weighs ``config.accepted_weight``."""
         lessons = [(c, b, p) for c, b, p in lessons if b in BUILDINGS]
-        features = np.array([np.frombuffer(c, CELL_DTYPE) for c, _, _ in lessons], np.float32)
-        return cls(features.reshape(len(lessons), -1) if lessons else np.zeros((0, 0), np.float32),
-                   np.array([BUILDINGS.index(b) for _, b, _ in lessons], np.int64),
+        rows = [np.frombuffer(c, CELL_DTYPE).astype(np.float32) for c, _, _ in lessons]
+        sizes = [len(row) - width for row in rows if len(row) > width]
+        size = max(set(sizes), key=sizes.count) if sizes else 0  # (colours of one layout)
+        size = 0 if size % 3 else size
+        colours = np.full((len(rows), size // 3, 3), np.nan, np.float32)
+        for i, row in enumerate(rows):
+            if len(row) == width + size and size:
+                colours[i] = row[width:].reshape(-1, 3)
+        features = np.array([row[:width] for row in rows], np.float32).reshape(len(rows), width)
+        return cls(features, np.array([BUILDINGS.index(b) for _, b, _ in lessons], np.int64),
                    np.array([1.0 if p else config.accepted_weight for _, _, p in lessons],
-                            np.float32))
+                            np.float32), colours)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -109,17 +120,20 @@ class Evidence:
         agree = (similar & same).sum(axis=1) + 1
         keep = ~((against >= config.contradict_min) & (against >= config.contradict_ratio * agree))
         return Evidence(self.features[keep], self.labels[keep], self.weights[keep],
-                        self.doubtful + int((~keep).sum()))
+                        self.colours[keep], self.doubtful + int((~keep).sum()))
 
 
 @dataclass
 class Anchors:
     """Built-in cells the shipped model reads right: features (M, D), the model's
-    log-probabilities over its labels (M, L) and the true label index (M,)."""
+    log-probabilities over its labels (M, L) and the true label index (M,); and the
+    colours (B, K, 3) of each building's face in the printing the model knows
+    (``inks.face_colours``, BUILDINGS' order), None in an anchors file without them."""
 
     features: np.ndarray
     log_probs: np.ndarray
     labels: np.ndarray
+    faces: np.ndarray | None = None
 
     @classmethod
     def load(cls, model_dir) -> Anchors:
@@ -130,7 +144,8 @@ class Anchors:
             raise ModelError(f"{path} not found (run `python -m training.anchors`)")
         with np.load(path) as data:
             return cls(data["features"].astype(np.float32), data["log_probs"].astype(np.float32),
-                       data["labels"].astype(np.int64))
+                       data["labels"].astype(np.int64),
+                       data["faces"].astype(np.float32) if "faces" in data else None)
 
 
 @dataclass
@@ -154,6 +169,7 @@ class Adaptation:
     learned: dict[str, int] = field(default_factory=dict)  # cells per building
     doubtful: int = 0
     anchors_right: tuple[int, int] = (0, 0)  # (adapted, shipped) anchors read right
+    inks: np.ndarray | None = None  # (4, 3) the players' printing's inks (see vision.inks)
 
     def look_alikes(self, probs: np.ndarray, features: np.ndarray,
                     skip: np.ndarray | None = None,
@@ -283,7 +299,8 @@ class Adaptation:
                             empty=self.empty,
                             players=self.players,
                             learned=np.array([self.learned.get(b, 0) for b in BUILDINGS]),
-                            doubtful=self.doubtful, anchors_right=np.array(self.anchors_right))
+                            doubtful=self.doubtful, anchors_right=np.array(self.anchors_right),
+                            **({} if self.inks is None else {"inks": self.inks}))
         return out.getvalue()
 
     @classmethod
@@ -294,7 +311,8 @@ class Adaptation:
                        d["weights"].astype(np.float32), d["centre"].astype(np.float32),
                        tuple(int(n) for n in d["parts"]), tuple(int(n) for n in d["taverns"]),
                        int(d["empty"]), int(d["players"]), config, learned, int(d["doubtful"]),
-                       tuple(int(v) for v in d["anchors_right"]))
+                       tuple(int(v) for v in d["anchors_right"]),
+                       d["inks"].astype(np.float32) if "inks" in d else None)
 
 
 def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[int, ...],
@@ -316,7 +334,8 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[in
         np.concatenate([columns, anchors.labels]),
         np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
         centre, tuple(parts), tuple(labels.index(k) for k in TAVERN_KINDS), labels.index("empty"),
-        len(kept), config, kept.counts(), kept.doubtful)
+        len(kept), config, kept.counts(), kept.doubtful,
+        inks=_inks(kept, anchors, config))
     # the anchors are read as photos of PHOTO cells of several buildings (they are stored
     # by building: photo j takes every anchor i with i % photos == j), each anchor no
     # look-alike of itself
@@ -331,6 +350,17 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[in
         raise LearningRefused(f"the update would read {right} of {len(anchors.labels)} "
                               f"built-in cells right, the shipped model {shipped}")
     return adapted
+
+
+def _inks(evidence: Evidence, anchors: Anchors, config: AdaptConfig) -> np.ndarray | None:
+    """The players' printing's inks from the labelled cells stored with their colours
+    (``inks.fit_inks``), None without enough of them or without the faces' colours."""
+    with_colours = np.isfinite(evidence.colours).all(axis=(1, 2)) if evidence.colours.size \
+        else np.zeros(len(evidence), bool)
+    if anchors.faces is None or anchors.faces.shape[1:] != evidence.colours.shape[1:]:
+        return None
+    return fit_inks(evidence.colours[with_colours], evidence.labels[with_colours],
+                    anchors.faces, config)
 
 
 def _right(scores: np.ndarray, labels: np.ndarray) -> int:

@@ -77,6 +77,11 @@ class VisionConfig:
     # corrections tried with every hue turned so many degrees too (another printing's inks),
     hue_turn_min_gain: float = 0.5  # ... and a turn taken when it reads this much surer than
     # the light's correction alone (on the model's own printing a turn fits noise: < 0.1)
+    inks_min_gain: float = 0.5  # ... and the players' printing's inks, once learned (see
+    # vision.inks), taken when they read this much surer than the best of those
+    ink_span: tuple[float, float] = (0.12, 0.88)  # a cell's colours, for learning a
+    # printing's inks: the mean colours over this much of the cell (away from the frame), ...
+    ink_grid: int = 3  # ... in a grid of this many squares a side
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
     # whole-table photos (scorer.table_reading): several cities in one photo
     one_city_share: float = 0.1  # the whole photo's finder view shows one region this large
@@ -182,6 +187,12 @@ class AdaptConfig:
     contradict_min: int = 3  # a label is doubtful when this many look-alikes say otherwise
     contradict_ratio: float = 3.0  # ... and they outnumber those that agree this much
     max_cells: int = 5000  # the most recent labelled cells used
+    inks_min_cells: int = 16  # a printing's inks are learned from this many labelled cells
+    # with their colours (a city), ...
+    inks_min_buildings: int = 4  # ... of this many buildings at least
+    inks_rounds: int = 3  # ... fitted so many times, ...
+    inks_keep: float = 0.75  # ... each time on this share of the samples fitted best (a
+    # duplex half or a printed tavern's own picture does not match its building's face)
 
 
 DEFAULT = VisionConfig()

@@ -8,20 +8,27 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .inks import apply_inks
+
 
 @dataclass(frozen=True)
 class Correction:
     """What a reading undoes of a photo's colours: ``gains`` (3,) on its colour channels
     (the colour of the light, see ``grey_world_gains``), then every hue turned by
     ``hue_turn`` degrees (a printing whose inks differ from those the classifier learned:
-    its orange taverns read as the yellow shops of the printing the model knows)."""
+    its orange taverns read as the yellow shops of the printing the model knows), or the
+    players' printing's ``inks`` (4, 3) learned from their cells (see ``vision.inks``)."""
 
     gains: np.ndarray
     hue_turn: float = 0.0
+    inks: np.ndarray | None = None
 
     def __call__(self, image: np.ndarray) -> np.ndarray:
         """``image`` (H, W, 3) uint8 RGB corrected."""
-        return turned_hue(balanced(image, self.gains), self.hue_turn)
+        image = balanced(image, self.gains)
+        if self.inks is not None:
+            image = apply_inks(image, self.inks)
+        return turned_hue(image, self.hue_turn)
 
 
 def grey_world_gains(image: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:

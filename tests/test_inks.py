@@ -1,0 +1,101 @@
+"""A printing's inks learned from the cells the players labelled (scorer.vision.inks)."""
+
+import dataclasses
+
+import numpy as np
+from photos import truth
+from test_learning import other_printing
+
+from scorer.city import BUILDINGS
+from scorer.learned import lessons_from_bytes, lessons_to_bytes
+from scorer.reading import PhotoReader
+from scorer.vision.adaptation import Anchors
+from scorer.vision.config import ADAPT
+from scorer.vision.inks import apply_inks, face_colours, fit_inks
+from training.tiles import drawn_faces
+
+
+def _printing() -> np.ndarray:
+    """An affine colour map (4, 3) no turn of the hues undoes: red and blue swapped, less
+    contrast, a green cast."""
+    swap = np.float32([[0, 0, 0.8], [0, 0.8, 0], [0.8, 0, 0]])
+    return np.vstack([swap, [[0.05, 0.1, 0.02]]]).astype(np.float32)
+
+
+def test_the_inks_of_a_printing_are_learned_back_from_its_labelled_cells():
+    """Cells of a printing (its colour map of the faces, a little noise, a fifth of them
+    duplex halves unlike any face) give back the map that takes them to the faces."""
+    rng = np.random.default_rng(1)
+    faces = rng.uniform(30, 220, (len(BUILDINGS), 9, 3)).astype(np.float32)
+    labels = rng.integers(0, len(BUILDINGS), 32)
+    printed = _printing()
+    colours = np.concatenate([faces[labels], np.full((32, 9, 1), 255.0)], axis=2) @ printed
+    colours += rng.normal(0, 2, colours.shape)
+    odd = rng.random(32) < 0.2
+    colours[odd] = rng.uniform(0, 255, (odd.sum(), 9, 3))
+    inks = fit_inks(colours, labels, faces, ADAPT)
+    back = np.concatenate([colours, np.full((32, 9, 1), 255.0)], axis=2) @ inks
+    assert np.abs(back[~odd] - faces[labels][~odd]).mean() < 4  # (the inks' noise: 2.5)
+
+
+def test_too_few_labelled_cells_or_buildings_teach_no_inks():
+    rng = np.random.default_rng(2)
+    faces = rng.uniform(30, 220, (len(BUILDINGS), 9, 3)).astype(np.float32)
+    labels = np.arange(20) % 3  # three buildings only: their colours, not a printing's inks
+    assert fit_inks(faces[labels], labels, faces, ADAPT) is None
+    assert fit_inks(faces[:8], np.arange(8), faces, ADAPT) is None  # eight cells
+    assert fit_inks(faces[np.arange(20) % 9], np.arange(20) % 9, faces, ADAPT) is not None
+
+
+def test_the_inks_map_every_pixel_as_fitted():
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (5, 7, 3), dtype=np.uint8)
+    inks = _printing()
+    want = np.concatenate([image, np.full((5, 7, 1), 255.0)], axis=2) @ inks
+    assert np.abs(apply_inks(image, inks).astype(float) - np.clip(want, 0, 255)).max() <= 1
+
+
+def test_one_taught_city_of_a_new_printing_lets_the_shipped_model_read_another():
+    """The fixture photos (drawn tiles) with red and blue swapped, which no turn of the
+    hues undoes: the shipped model misreads many cells of hard-00. Taught one city
+    (easy-02, every cell labelled) against the drawn faces (the printing the model knows
+    here), the reader learns the printing's inks, chooses them for hard-00, and through
+    them the shipped model alone, no look-alike, reads hard-00 right."""
+    reader = PhotoReader()
+    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
+        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    taught = reader.read_photo(other_printing("easy-02"))
+    blob, grid = taught.cells_bytes(), truth("easy-02")["grid"]
+    lessons = [(blob[i * len(blob) // 16:(i + 1) * len(blob) // 16], grid[i // 4][i % 4], True)
+               for i in range(16)]
+    adaptation = reader.learn(lessons)
+    assert adaptation.inks is not None
+
+    reader.adaptation = None
+    shipped = reader.read_photo(other_printing("hard-00"))
+    right = truth("hard-00")["grid"]
+    wrong = np.array(shipped.grid) != np.array(right)
+    assert wrong.sum() >= 4
+    reader.adaptation = adaptation
+    correction, _ = reader._correction(shipped)
+    assert correction.inks is not None
+    reader.adaptation = None  # the shipped model alone, through the inks
+    corrected = shipped.photo.corrected(correction)
+    assert reader.read(corrected, shipped.corners).grid == right
+
+
+def test_lessons_stored_without_colours_still_teach_the_look_alikes():
+    """Cells stored before colours were kept (features alone) teach the look-alikes but
+    no inks; mixed with cells that have colours, those teach the inks."""
+    reader = PhotoReader()
+    reading = reader.read_photo(other_printing("easy-02"))
+    blob, grid = reading.cells_bytes(), truth("easy-02")["grid"]
+    new = [(blob[i * len(blob) // 16:(i + 1) * len(blob) // 16], grid[i // 4][i % 4], True)
+           for i in range(16)]
+    width = reader.classifier.feature_size * 2  # bytes of float16 features
+    old = [(cell[:width], building, player) for cell, building, player in new]
+    before = reader.learn(old)
+    assert before.cells == 16 and before.inks is None
+    mixed = reader.learn(old + new)
+    assert mixed.cells == 32 and mixed.inks is not None
+    assert lessons_from_bytes(lessons_to_bytes(old), reader.classifier.feature_size) == old
