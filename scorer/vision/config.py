@@ -79,7 +79,7 @@ class VisionConfig:
     # the light's correction alone (on the model's own printing a turn fits noise: < 0.1)
     inks_min_gain: float = 0.5  # ... and the players' printing's inks, once learned (see
     # vision.inks), taken when they read this much surer than the best of those
-    ink_span: tuple[float, float] = (0.12, 0.88)  # a cell's colours, for learning a
+    ink_span: tuple[float, float] = (0.2, 0.8)  # a cell's colours, for learning a
     # printing's inks: the mean colours over this much of the cell (away from the frame), ...
     ink_grid: int = 3  # ... in a grid of this many squares a side
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
