@@ -325,6 +325,8 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     summary = page.locator("#learning-summary")
     expect(summary).to_have_text(re.compile(r"^Learned from \d+ cells?"))
     assert int(re.search(r"\d+", summary.inner_text()).group()) > 0
+    # a whole city of several buildings accepted: the printing's colours were learned too
+    expect(summary).to_contain_text("It also learned your printing’s colours")
     counts = page.locator("#learning-counts li")
     assert counts.count() > 0
     assert re.fullmatch(r"[A-Z][a-z]+( tavern)?: \d+", counts.first.inner_text())
