@@ -19,7 +19,7 @@ import numpy as np
 from .city import BUILDINGS
 from .errors import TableError
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors
-from .vision.config import DEFAULT
+from .vision.inks import colour_values
 
 LEARNED_FILE = "learned-tiles.npz"
 MAX_LESSONS = 100_000
@@ -75,7 +75,7 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
             and len(cells) == len(buildings) == len(player) <= MAX_LESSONS):
         raise TableError(problem)
     n = len(buildings)
-    if n and cells.shape[1] not in (width, width + 3 * DEFAULT.ink_grid ** 2):
+    if n and cells.shape[1] not in (width, width + colour_values()):
         raise TableError("these tiles were learned with another version of the tile model")
     if not all(b in BUILDINGS for b in buildings.tolist()) or not np.isfinite(cells).all():
         raise TableError(problem)

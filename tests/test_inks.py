@@ -15,6 +15,13 @@ from scorer.vision.inks import apply_inks, face_colours, fit_inks
 from training.tiles import drawn_faces
 
 
+def _lessons(reading, grid) -> list[tuple[bytes, str, bool]]:
+    """Every cell of a reading labelled by a player with the truth ``grid``."""
+    blob = reading.cells_bytes()
+    n = len(blob) // 16
+    return [(blob[i * n:(i + 1) * n], grid[i // 4][i % 4], True) for i in range(16)]
+
+
 def _printing() -> np.ndarray:
     """An affine colour map (4, 3) no turn of the hues undoes: red and blue swapped, less
     contrast, a green cast."""
@@ -65,10 +72,7 @@ def test_one_taught_city_of_a_new_printing_lets_the_shipped_model_read_another()
     reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
         [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
     taught = reader.read_photo(other_printing("easy-02"))
-    blob, grid = taught.cells_bytes(), truth("easy-02")["grid"]
-    lessons = [(blob[i * len(blob) // 16:(i + 1) * len(blob) // 16], grid[i // 4][i % 4], True)
-               for i in range(16)]
-    adaptation = reader.learn(lessons)
+    adaptation = reader.learn(_lessons(taught, truth("easy-02")["grid"]))
     assert adaptation.inks is not None
 
     reader.adaptation = None
@@ -88,10 +92,7 @@ def test_lessons_stored_without_colours_still_teach_the_look_alikes():
     """Cells stored before colours were kept (features alone) teach the look-alikes but
     no inks; mixed with cells that have colours, those teach the inks."""
     reader = PhotoReader()
-    reading = reader.read_photo(other_printing("easy-02"))
-    blob, grid = reading.cells_bytes(), truth("easy-02")["grid"]
-    new = [(blob[i * len(blob) // 16:(i + 1) * len(blob) // 16], grid[i // 4][i % 4], True)
-           for i in range(16)]
+    new = _lessons(reader.read_photo(other_printing("easy-02")), truth("easy-02")["grid"])
     width = reader.classifier.feature_size * 2  # bytes of float16 features
     old = [(cell[:width], building, player) for cell, building, player in new]
     before = reader.learn(old)

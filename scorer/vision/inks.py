@@ -26,39 +26,44 @@ from .config import DEFAULT, AdaptConfig, VisionConfig
 from .geometry import warp_size
 
 
+def colour_values(config: VisionConfig = DEFAULT) -> int:
+    """How many numbers a cell's colours are: G * G squares of three channels."""
+    return 3 * config.ink_grid ** 2
+
+
 def face_colours(face: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
-    """The grid of mean colours (G * G, 3) float32 of one upright tile face (h, w, 3) uint8
-    RGB (or of one cell of a warped city)."""
-    h, w = face.shape[:2]
-    lo, hi = config.ink_span
-    middle = face[int(lo * h):int(np.ceil(hi * h)), int(lo * w):int(np.ceil(hi * w))]
-    grid = config.ink_grid
-    return cv2.resize(middle.astype(np.float32), (grid, grid),
-                      interpolation=cv2.INTER_AREA).reshape(grid * grid, 3)
+    """The grid of mean colours (G * G, 3) float32 of one upright square tile face
+    (s, s, 3) uint8 RGB."""
+    return _grid_means(cv2.integral(face), 1, face.shape[0] / 1, config)[0].astype(np.float32)
 
 
 def cell_colours(upright: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
     """``face_colours`` of every cell (16, G * G, 3) float32, row-major, of an upright
     warped city (S, S, 3) uint8 RGB as taken, balanced grey over its sixteen cells (the
     squares' means scaled so that the city's three channels have the same mean). From
-    one integral image: a few tenths of a millisecond a city."""
+    one integral image."""
     _, pad = warp_size(config)
-    cell, grid = config.cell_px, config.ink_grid
-    city = upright[pad:pad + SIZE * cell, pad:pad + SIZE * cell]
-    total = cv2.integral(city).astype(np.float64)  # (4 cell + 1, 4 cell + 1, 3)
-    lo, hi = config.ink_span
-    edges = np.round((lo + (hi - lo) * np.arange(grid + 1) / grid) * cell).astype(int)
-    starts = (np.arange(SIZE)[:, None] * cell + edges[None, :]).ravel()  # (SIZE (G + 1),)
-    at = starts.reshape(SIZE, grid + 1)
-    y0, y1 = at[:, :-1].ravel(), at[:, 1:].ravel()  # (SIZE G,) the squares' rows, cell by cell
-    sums = (total[y1][:, y1] - total[y0][:, y1] - total[y1][:, y0] + total[y0][:, y0])
-    # (SIZE G, SIZE G, 3): rows (cell row, square row), columns (cell col, square col)
-    sides = (y1 - y0).astype(np.float64)
-    means = sums / (sides[:, None] * sides[None, :])[..., None]
-    means = means.reshape(SIZE, grid, SIZE, grid, 3).transpose(0, 2, 1, 3, 4)
-    means = means.reshape(SIZE * SIZE, grid * grid, 3)
-    overall = city.reshape(-1, 3).mean(axis=0)
+    side = SIZE * config.cell_px
+    total = cv2.integral(upright[pad:pad + side, pad:pad + side])  # (side + 1, side + 1, 3)
+    overall = total[-1, -1] / side ** 2  # (3,) the city's mean colour
+    means = _grid_means(total, SIZE, config.cell_px, config)
     return (means * (overall.mean() / np.maximum(overall, 1.0))).astype(np.float32)
+
+
+def _grid_means(total: np.ndarray, cells: int, cell: float, config: VisionConfig) -> np.ndarray:
+    """The mean colours (cells², G * G, 3) float64 of each cell's grid of squares (G a side,
+    over ``config.ink_span`` of the cell), row-major, of a square of cells x cells cells
+    of ``cell`` pixels, from its integral image ``total`` (cv2.integral: (n + 1, n + 1, 3))."""
+    grid, (lo, hi) = config.ink_grid, config.ink_span
+    edges = np.round((np.arange(cells)[:, None] + lo + (hi - lo) * np.arange(grid + 1) / grid)
+                     * cell).astype(int)  # (cells, G + 1) each cell's squares' edges
+    a, b = edges[:, :-1].ravel(), edges[:, 1:].ravel()  # (cells G,) starts and ends
+    total = total.astype(np.float64)
+    sums = total[b][:, b] - total[a][:, b] - total[b][:, a] + total[a][:, a]
+    # (cells G, cells G, 3): rows (cell row, square row), columns (cell col, square col)
+    means = sums / ((b - a)[:, None] * (b - a)[None, :])[..., None]
+    return means.reshape(cells, grid, cells, grid, 3).transpose(0, 2, 1, 3, 4).reshape(
+        cells * cells, grid * grid, 3)
 
 
 def fit_inks(colours: np.ndarray, labels: np.ndarray, faces: np.ndarray,
