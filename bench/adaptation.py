@@ -19,8 +19,10 @@ AdaptConfig is tuned on them. B was the figure until changes were tried on it to
 developed on it (2026-12-04); "edition F" (--edition F: hue +150 degrees, beyond the turns the
 reader tries, mid-tones darkened by a gamma of 1.3, a dark red frame), made before that, was
 measured once with them and is development since; "edition G" (--edition G: hue -100
-degrees, more saturated, a warm cast, mid-tones lightened by a gamma of 0.8, a teal frame) is
-held out: nothing was tuned on it.
+degrees, more saturated, a warm cast, mid-tones lightened by a gamma of 0.8, a teal frame) was
+held out until the printing's pictures learned from the players' cells were developed on it
+(2026-12-06); "edition H" (--edition H: hue -160 degrees, more saturated, a green cast, a
+gamma of 1.1, a grey frame), made before that, is held out: nothing was tuned on it.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -106,7 +108,11 @@ EDITIONS = {
     # (made 2026-12-04 before the printing's inks were learned, measured once with them; then
     # the inks with a turn of the hues on top were developed on it: development since)
     "G": Edition(-100.0, 1.1, 0.95, (12.0, 0.0, -10.0), (30.0, 110.0, 110.0), 24, False, 0.8),
-    # (made 2026-12-04 before the inks with a turn on top: held out, nothing tuned on it)
+    # (made 2026-12-04 before the inks with a turn on top: held out until the printing's
+    # pictures, learned from the players' cells, were developed on it: development since
+    # 2026-12-06)
+    "H": Edition(-160.0, 1.2, 0.9, (-8.0, 8.0, 4.0), (150.0, 150.0, 150.0), 16, False, 1.1),
+    # (made 2026-12-06 before the printing's pictures were measured on it: held out)
 }
 EDITION = "B"
 

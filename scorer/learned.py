@@ -2,8 +2,8 @@
 and the CLI's), as ``learned-tiles.npz``; and the file of lessons moved between machines.
 
 A lessons file holds, for each labelled cell, its features (float16) and, when its reading
-kept them, its colours (see ``vision.inks``), the building and whether a player chose it; it
-loads without pickle.
+kept them, its colours (see ``vision.inks``) and its look (``vision.appearance``), the
+building and whether a player chose it; it loads without pickle.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ import numpy as np
 from .city import BUILDINGS
 from .errors import TableError
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors
+from .vision.appearance import look_values
 from .vision.inks import colour_values
 
 LEARNED_FILE = "learned-tiles.npz"
 MAX_LESSONS = 100_000
-MAX_UNPACKED_BYTES = MAX_LESSONS * 512  # cells of 160 float16 features and 27 colours,
-# names and flags
+MAX_UNPACKED_BYTES = MAX_LESSONS * 1400  # cells of 160 float16 features, 27 colours and
+# a look of 432, names and flags
 
 
 def data_folder(folder: str | Path | None = None) -> Path:
@@ -59,7 +60,7 @@ def lessons_to_bytes(lessons: list[tuple[bytes, str, bool]]) -> bytes:
 
 def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]:
     """The lessons of a file; TableError when it is not a lessons file for cells of ``width``
-    values (the current tile model's features), their colours after them or not."""
+    values (the current tile model's features), their colours and look after them or not."""
     problem = "not a file of learned tiles exported by this app"
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as d:
@@ -75,7 +76,8 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
             and len(cells) == len(buildings) == len(player) <= MAX_LESSONS):
         raise TableError(problem)
     n = len(buildings)
-    if n and cells.shape[1] not in (width, width + colour_values()):
+    if n and cells.shape[1] - width not in (0, colour_values(), look_values(),
+                                            colour_values() + look_values()):
         raise TableError("these tiles were learned with another version of the tile model")
     if not all(b in BUILDINGS for b in buildings.tolist()) or not np.isfinite(cells).all():
         raise TableError(problem)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -19,7 +19,7 @@ import numpy as np
 from .city import BUILDINGS, SIZE, TAVERN_KINDS, City
 from .errors import GridNotFound, ImageError, TableError
 from .photo import DecodeBudget, Photo, open_photo
-from .vision import geometry, inks, lattice, light, search
+from .vision import appearance, geometry, inks, lattice, light, search
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors, Evidence, fit
 from .vision.config import ADAPT, DEFAULT, AdaptConfig, VisionConfig
 from .vision.constraints import decode_city
@@ -46,6 +46,8 @@ class Reading:
         players' labels needs (see adaptation)
     colours : (16, K, 3) float32, each upright cell's colours as taken (``inks.cell_colours``):
         what learning the players' printing's inks needs
+    looks : (16, A) float32, each upright cell's look as taken (``appearance.looks``): what
+        learning the players' printing's pictures needs
     adapted : the reading used what was learned from the players' labels
     """
 
@@ -57,6 +59,7 @@ class Reading:
     photo: Photo
     cells: np.ndarray | None = None
     colours: np.ndarray | None = None
+    looks: np.ndarray | None = None
     adapted: bool = False
     config: VisionConfig = DEFAULT
     timing_ms: dict[str, float] = field(default_factory=dict)
@@ -83,14 +86,13 @@ class Reading:
         return self.uncertain()
 
     def cells_bytes(self) -> bytes | None:
-        """The cells to learn from, as the store keeps them: (16, D + 3 K) float16, each
-        cell's features then its colours (when the reading has them)."""
+        """The cells to learn from, as the store keeps them: (16, D + 3 K + A) float16, each
+        cell's features, then its colours and its look (when the reading has them)."""
         if self.cells is None:
             return None
-        cells = self.cells.reshape(SIZE * SIZE, -1)
-        if self.colours is not None:
-            cells = np.concatenate([cells, self.colours.reshape(SIZE * SIZE, -1)], axis=1)
-        return cells.astype(CELL_DTYPE).tobytes()
+        parts = [self.cells.reshape(SIZE * SIZE, -1)] + [
+            part.reshape(SIZE * SIZE, -1) for part in (self.colours, self.looks) if part is not None]
+        return np.concatenate(parts, axis=1).astype(CELL_DTYPE).tobytes()
 
     def warped_jpeg(self) -> bytes:
         """The upright warped city as a JPEG file."""
@@ -432,43 +434,53 @@ class PhotoReader:
         corner (n N, C, C, 3)."""
         return geometry.cities_crops(cities, self.config, cells, only)
 
-    def _buildings(self, upright: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Building probabilities (16 N, L), with what was learned, and features (16 N, D)
-        of the cells of upright warped cities."""
-        return self._buildings_of(*self._crops(upright))
+    def _buildings(self, upright: list[np.ndarray],
+                   pictures: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Building probabilities (16 N, L), with what was learned (the players' pictures
+        too, unless not ``pictures``), and features (16 N, D) of the cells of upright warped
+        cities."""
+        return self._buildings_of(*self._crops(upright), pictures=pictures)
 
-    def _buildings_of(self, tiles: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _buildings_of(self, tiles: np.ndarray, corners: np.ndarray,
+                      pictures: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Building probabilities (N, L), with what was learned, and features (N, D) of cells
         from their crops (``_crops``)."""
         probs, _, features = self.classifier.predict(tiles, corners)
-        return self._adapted(probs, features)
+        return self._adapted(probs, features, (lambda: tiles) if pictures else None)
 
-    def _adapted(self, probs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _adapted(self, probs: np.ndarray, features: np.ndarray,
+                 tiles: Callable[[], np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
         """Building probabilities (N, L) with what was learned from the players, if anything,
-        and the features (N, D) they were read from."""
+        and the features (N, D) they were read from; ``tiles()`` gives the cells' tile crops
+        (N, T, T, 3), asked for only when the players' pictures were learned (None: their
+        pictures are not asked)."""
         if self.adaptation is not None:
-            probs = self.adaptation.adjust(probs, features)
+            looks = appearance.looks(tiles(), self.config) \
+                if self.adaptation.looks is not None and tiles is not None else None
+            probs = self.adaptation.adjust(probs, features, looks=looks)
         return probs, features
 
-    def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False) -> list[tuple]:
+    def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False,
+                          pictures: bool = True) -> list[tuple]:
         """``read_cells`` of several warped cities, the classifier running once for all, and
-        again for those that lie turned (not when the cities are known to be ``upright``)."""
+        again for those that lie turned (not when the cities are known to be ``upright``);
+        the players' pictures not asked unless ``pictures`` (see ``_adapted``)."""
         n = SIZE * SIZE
         ks = [0] * len(warped)
         if upright:
-            probs, features = self._buildings(warped)
+            probs, features = self._buildings(warped, pictures)
         else:
             read = self._classify(warped)
             turns = np.log(np.clip(read[1], 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
             ks = [int(k) for k in np.argmax(turns, axis=1)]
-            probs, features = self._upright_buildings(warped, ks, read)
+            probs, features = self._upright_buildings(warped, ks, read, pictures)
         ups = [geometry.turned_back(w, k) for w, k in zip(warped, ks, strict=True)]
         return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
                  features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
                 for i, (k, up) in enumerate(zip(ks, ups, strict=True))]
 
-    def _upright_buildings(self, warped: list[np.ndarray], ks: list[int],
-                           read: tuple) -> tuple[np.ndarray, np.ndarray]:
+    def _upright_buildings(self, warped: list[np.ndarray], ks: list[int], read: tuple,
+                           pictures: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """``_buildings`` of warped cities turned upright by ``ks`` quarter turns, given what
         the classifier ``read`` of them as they lie (``_classify``): a city already upright
         is not read again (most looks at a city being centred are)."""
@@ -481,7 +493,9 @@ class PhotoReader:
             probs[turned] = again.reshape(len(turned), n, -1)
             features[turned] = again_features.reshape(len(turned), n, -1)
         return self._adapted(probs.reshape(len(warped) * n, -1),
-                             features.reshape(len(warped) * n, -1))
+                             features.reshape(len(warped) * n, -1), (lambda: np.concatenate(
+                                 [geometry.tile_crops(geometry.turned_back(w, k), self.config)
+                                  for w, k in zip(warped, ks, strict=True)])) if pictures else None)
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
@@ -836,22 +850,27 @@ class PhotoReader:
         # what is learned from its cells is their look as taken, as every photo is read first
         as_taken = self.looks(taken.image, [geometry.rescale(corrected.corners, 1 / taken.scale)],
                               upright=True)[0]
+        looks = appearance.looks(geometry.tile_crops(as_taken.upright, self.config), self.config)
         if self.adaptation is not None:
             # the players taught their tiles as taken: the look-alikes of each cell are
             # found by its look as taken, the model's own answer from the corrected one
             raw = self.classifier.predict(*self._crops([corrected.warped]))[0]
-            probs = self.adaptation.adjust(raw, as_taken.cells.reshape(SIZE * SIZE, -1))
+            features = as_taken.cells.reshape(SIZE * SIZE, -1)
+            probs = self.adaptation.adjust(raw, features)
             if corrected.photo.correction.inks is not None:
                 # through the players' printing's inks the tiles have the colours the model
                 # learned: a cell it reads surely so is its own (by its colours as taken, a
-                # building no taught city showed looks like a taught one of another)
+                # building no taught city showed looks like a taught one of another), unless
+                # its picture is clearly one the players labelled otherwise
                 sure = self.sureness(raw) >= self.config.low_confidence
                 probs[sure] = raw[sure]
+            probs = self.adaptation.by_pictures(probs, features, looks)
             corrected = replace(corrected, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
         if not clearly_surer(corrected):
             return reading
         corrected.photo, corrected.cells = taken, as_taken.cells
         corrected.colours = inks.cell_colours(as_taken.upright, self.config)
+        corrected.looks = looks
         return corrected
 
     def _correction(self, reading: Reading) -> tuple[light.Correction, bool]:
@@ -880,7 +899,9 @@ class PhotoReader:
         if learned is not None:
             candidates.append(light.Correction(gains[2], inks=learned))
             views.append(candidates[-1](warped))
-        read = self.read_cities_cells(views, upright=True)
+        # (not by the players' pictures: they say which building a cell shows whatever its
+        # colours, and would make every correction look as sure)
+        read = self.read_cities_cells(views, upright=True, pictures=False)
         sure = [self._log_sureness(probs).sum() for _, _, probs, _ in read]
         best = 1 + int(np.argmax(sure[1:len(gains)]))  # (the first: as taken)
         turned = len(gains) + int(np.argmax(sure[len(gains):len(gains) * len(turns)])) \
@@ -943,6 +964,8 @@ class PhotoReader:
             photo=photo,
             cells=look.cells,
             colours=inks.cell_colours(look.upright, self.config) if photo.as_taken else None,
+            looks=appearance.looks(geometry.tile_crops(look.upright, self.config), self.config)
+            if photo.as_taken else None,
             adapted=self.adaptation is not None,
             config=self.config,
         )

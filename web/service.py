@@ -89,6 +89,8 @@ class LazyReader:
                 "learned": adaptation.learned if adaptation else {},
                 "doubtful": adaptation.doubtful if adaptation else 0,
                 "inks": adaptation is not None and adaptation.inks is not None,
+                "pictures": len(adaptation.looks) if adaptation and adaptation.looks is not None
+                else 0,
                 "anchors": {"adapted": right, "shipped": shipped,
                             "total": self.anchors_total() if adaptation else None},
                 "refused": self.refused,

@@ -32,6 +32,11 @@ all, times its weight (a player's choice 1, an accepted reading's cell less):
   players' more than like the anchors is of the players' printing, and there the anchors
   count less (a new printing's shop can look like the model's tavern); in a photo of the
   model's printing the players' cells count less (see ``Adaptation.printings``);
+* a printing's pictures: the players' cells keep their look (``vision.appearance``), and a
+  cell whose picture is clearly most like those of one of their buildings is read as that
+  building, as much as that is clear, after all the above (in another printing the model's
+  features can read two buildings alike, edition G's offices as its shops; their pictures
+  differ). Not checked on the anchors, which keep no pictures;
 * nothing learned means no adaptation: forgetting restores the shipped model exactly.
 
 A linear layer fitted on the same features (chesscog's way, fine-tuning the last layers)
@@ -53,8 +58,9 @@ import numpy as np
 
 from ..city import BUILDINGS, SIZE, TAVERN_KINDS
 from ..errors import LearningRefused, ModelError
+from .appearance import look_values, vote
 from .config import ADAPT, AdaptConfig
-from .inks import fit_inks
+from .inks import colour_values, fit_inks
 
 ANCHORS_FILE = "tiles-anchors.npz"
 CELL_DTYPE = np.float16  # a cell's features are stored this way
@@ -65,34 +71,39 @@ PHOTO = SIZE * SIZE  # cells of one photo's city, read in a row
 class Evidence:
     """Labelled cells: the model's features (N, D) for each, building indices (N,) into
     BUILDINGS, weights (N,) (a player's own choice counts more than a cell of a reading
-    the player accepted) and the cells' colours (N, K, 3) (``inks.cell_colours``; NaN for
-    a cell stored without them), from which the players' printing's inks are learned."""
+    the player accepted), the cells' colours (N, K, 3) (``inks.cell_colours``), from which
+    the players' printing's inks are learned, and their looks (N, A) (``appearance.looks``),
+    their printing's pictures; NaN for a cell stored without them."""
 
     features: np.ndarray
     labels: np.ndarray
     weights: np.ndarray
     colours: np.ndarray
+    looks: np.ndarray
     doubtful: int = 0  # labels left out as contradicting many look-alikes
 
     @classmethod
     def from_lessons(cls, lessons: list[tuple[bytes, str, bool]], config: AdaptConfig,
                      width: int) -> Evidence:
         """From stored lessons: (cell as ``Reading.cells_bytes`` wrote it: ``width``
-        features, then its colours when the reading had them; building; a player's own
-        choice?); a cell of an accepted reading weighs ``config.accepted_weight``."""
+        features, then its colours and its look when the reading had them; building; a
+        player's own choice?); a cell of an accepted reading weighs
+        ``config.accepted_weight``."""
         lessons = [(c, b, p) for c, b, p in lessons if b in BUILDINGS]
         rows = [np.frombuffer(c, CELL_DTYPE).astype(np.float32) for c, _, _ in lessons]
-        sizes = [len(row) - width for row in rows if len(row) > width]
-        size = max(set(sizes), key=sizes.count) if sizes else 0  # (colours of one layout)
-        size = 0 if size % 3 else size
-        colours = np.full((len(rows), size // 3, 3), np.nan, np.float32)
+        n_colours, n_looks = colour_values(), look_values()
+        colours = np.full((len(rows), n_colours // 3, 3), np.nan, np.float32)
+        looks = np.full((len(rows), n_looks), np.nan, np.float32)
         for i, row in enumerate(rows):
-            if len(row) == width + size and size:
-                colours[i] = row[width:].reshape(-1, 3)
+            extra = len(row) - width
+            if extra in (n_colours, n_colours + n_looks):
+                colours[i] = row[width:width + n_colours].reshape(-1, 3)
+            if extra in (n_looks, n_colours + n_looks):
+                looks[i] = row[-n_looks:]
         features = np.array([row[:width] for row in rows], np.float32).reshape(len(rows), width)
         return cls(features, np.array([BUILDINGS.index(b) for _, b, _ in lessons], np.int64),
                    np.array([1.0 if p else config.accepted_weight for _, _, p in lessons],
-                            np.float32), colours)
+                            np.float32), colours, looks)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -120,7 +131,7 @@ class Evidence:
         agree = (similar & same).sum(axis=1) + 1
         keep = ~((against >= config.contradict_min) & (against >= config.contradict_ratio * agree))
         return Evidence(self.features[keep], self.labels[keep], self.weights[keep],
-                        self.colours[keep], self.doubtful + int((~keep).sum()))
+                        self.colours[keep], self.looks[keep], self.doubtful + int((~keep).sum()))
 
 
 @dataclass
@@ -170,18 +181,22 @@ class Adaptation:
     doubtful: int = 0
     anchors_right: tuple[int, int] = (0, 0)  # (adapted, shipped) anchors read right
     inks: np.ndarray | None = None  # (4, 3) the players' printing's inks (see vision.inks)
+    looks: np.ndarray | None = None  # (K, A) the looks of the players' cells stored with one
+    look_groups: np.ndarray | None = None  # (K,) their buildings' columns, a tavern's the
+    # first tavern kind's (see vision.appearance)
 
-    def look_alikes(self, probs: np.ndarray, features: np.ndarray,
-                    skip: np.ndarray | None = None,
-                    photo: int = PHOTO) -> tuple[np.ndarray, np.ndarray]:
+    def _look_alikes(self, probs: np.ndarray, features: np.ndarray,
+                     skip: np.ndarray | None = None,
+                     photo: int = PHOTO) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """How like each label the cells (N, D) look and how much that is worth.
 
         Returns closeness (N, L): the cosine of the closest reference labelled so (-inf for
         a label none has; see ``_tavern_closeness`` for the tavern kinds), the references of
         the other printing than the cell's photo (see ``printings``) ``printing_margin``
         less; and trust (N,) in [0, 1): the weighted kernel of the closest reference of all,
-        times ``strength``, as odds. ``probs`` (N, L): the model's own answer; ``skip`` (N,):
-        a reference each cell ignores; ``photo``: cells per photo (N of them in a row each).
+        times ``strength``, as odds; and which printing each cell's photo shows (N,) (see
+        ``printings``). ``probs`` (N, L): the model's own answer; ``skip`` (N,): a reference
+        each cell ignores; ``photo``: cells per photo (N of them in a row each).
         """
         cfg = self.config
         centred = features - self.centre
@@ -214,8 +229,8 @@ class Adaptation:
             theirs = cosine[:, :self.players].max(axis=1, initial=-1)
             gate = _sigmoid((theirs - cosine[:, self.players:].max(axis=1)) / cfg.anchors_gate)
             trust *= np.where(probs.max(axis=1) >= cfg.gate_sure, gate, 1.0)
-        return closeness, trust * (1 - probs[:, self.empty])  # players label tiles: whether
-        # a cell shows one at all stays the model's call
+        return closeness, trust * (1 - probs[:, self.empty]), printing  # players label
+        # tiles: whether a cell shows one at all stays the model's call
 
     def printings(self, probs: np.ndarray, features: np.ndarray, photo: int = PHOTO) -> np.ndarray:
         """Which printing each cell's photo shows (N,): 1 the players', -1 the one the model
@@ -277,15 +292,46 @@ class Adaptation:
         return np.where(cosine >= self.config.min_cosine, np.exp((cosine - 1) / width), 0)
 
     def adjust(self, probs: np.ndarray, features: np.ndarray,
-               skip: np.ndarray | None = None, photo: int = PHOTO) -> np.ndarray:
+               skip: np.ndarray | None = None, photo: int = PHOTO,
+               looks: np.ndarray | None = None) -> np.ndarray:
         """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D),
         ``photo`` cells of each photo in a row: the model's answer blended with the
         look-alikes' (the label of the closest, by a softmax of closeness at ``sharpness``)
-        as much as they are trusted."""
-        closeness, trust = self.look_alikes(probs, features, skip, photo)
+        as much as they are trusted; then, given the cells' ``looks`` (N, A), with the
+        building whose pictures in the players' printing they show (``_by_pictures``)."""
+        closeness, trust, printing = self._look_alikes(probs, features, skip, photo)
         near = np.exp((closeness - closeness.max(axis=1, keepdims=True)) / self.config.sharpness)
         near /= near.sum(axis=1, keepdims=True)
-        return (1 - trust[:, None]) * probs + trust[:, None] * near
+        blended = (1 - trust[:, None]) * probs + trust[:, None] * near
+        if looks is None or self.looks is None or not len(self.looks):
+            return blended
+        return self._by_pictures(blended, looks, printing)
+
+    def by_pictures(self, probs: np.ndarray, features: np.ndarray, looks: np.ndarray,
+                    photo: int = PHOTO) -> np.ndarray:
+        """``probs`` (N, L) blended with the building whose pictures the cells' looks (N, A)
+        show (see ``_by_pictures``), given their features (N, D), ``photo`` cells a photo."""
+        if self.looks is None or not len(self.looks):
+            return probs
+        return self._by_pictures(probs, looks, self.printings(probs, features, photo))
+
+    def _by_pictures(self, probs: np.ndarray, looks: np.ndarray,
+                     printing: np.ndarray) -> np.ndarray:
+        """Probabilities (N, L) blended with the building whose pictures, as the players
+        labelled them, the cells' looks (N, A) are clearly most like (``appearance.vote``);
+        a tavern's kind split as ``probs`` split it (the icon tells it). Not in a photo of
+        the model's own printing (``printing`` (N,) < 0), and whether a cell shows a tile at
+        all stays the model's call."""
+        group, trust = vote(looks, self.looks, self.look_groups, self.config)
+        trust = trust * (1 - probs[:, self.empty])
+        voted = np.zeros_like(probs)
+        voted[np.arange(len(probs)), group] = 1.0
+        kinds = list(self.taverns)
+        tavern = np.isin(group, kinds)
+        odds = probs[:, kinds] / np.maximum(probs[:, kinds].sum(axis=1, keepdims=True), 1e-9)
+        voted[tavern] = 0.0
+        voted[np.ix_(np.flatnonzero(tavern), kinds)] = odds[tavern]
+        return (1 - trust[:, None]) * probs + trust[:, None] * voted
 
     @property
     def cells(self) -> int:
@@ -300,7 +346,10 @@ class Adaptation:
                             players=self.players,
                             learned=np.array([self.learned.get(b, 0) for b in BUILDINGS]),
                             doubtful=self.doubtful, anchors_right=np.array(self.anchors_right),
-                            **({} if self.inks is None else {"inks": self.inks}))
+                            **({} if self.inks is None else {"inks": self.inks}),
+                            **({} if self.looks is None else {
+                                "looks": self.looks.astype(np.float16),
+                                "look_groups": self.look_groups}))
         return out.getvalue()
 
     @classmethod
@@ -312,7 +361,9 @@ class Adaptation:
                        tuple(int(n) for n in d["parts"]), tuple(int(n) for n in d["taverns"]),
                        int(d["empty"]), int(d["players"]), config, learned, int(d["doubtful"]),
                        tuple(int(v) for v in d["anchors_right"]),
-                       d["inks"].astype(np.float32) if "inks" in d else None)
+                       d["inks"].astype(np.float32) if "inks" in d else None,
+                       d["looks"].astype(np.float32) if "looks" in d else None,
+                       d["look_groups"].astype(np.int64) if "look_groups" in d else None)
 
 
 def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[int, ...],
@@ -335,7 +386,7 @@ def fit(evidence: Evidence, anchors: Anchors, labels: list[str], parts: tuple[in
         np.concatenate([kept.weights, np.full(len(anchors.labels), config.anchor_weight)]),
         centre, tuple(parts), tuple(labels.index(k) for k in TAVERN_KINDS), labels.index("empty"),
         len(kept), config, kept.counts(), kept.doubtful,
-        inks=_inks(kept, anchors, config))
+        inks=_inks(kept, anchors, config), **_looks(kept, columns, labels))
     # the anchors are read as photos of PHOTO cells of several buildings (they are stored
     # by building: photo j takes every anchor i with i % photos == j), each anchor no
     # look-alike of itself
@@ -361,6 +412,19 @@ def _inks(evidence: Evidence, anchors: Anchors, config: AdaptConfig) -> np.ndarr
         return None
     return fit_inks(evidence.colours[with_colours], evidence.labels[with_colours],
                     anchors.faces, config)
+
+
+def _looks(evidence: Evidence, columns: np.ndarray, labels: list[str]) -> dict:
+    """The looks (K, A) of the labelled cells stored with one, and their buildings' columns
+    (K,) among the model's ``labels`` (``columns`` (N,) of every cell), the tavern kinds one
+    column (the first kind's): an ``Adaptation``'s ``looks`` and ``look_groups``; none when
+    no cell has a look."""
+    with_look = np.isfinite(evidence.looks).all(axis=1)
+    if not with_look.any():
+        return {}
+    kinds = [labels.index(k) for k in TAVERN_KINDS]
+    groups = np.where(np.isin(columns, kinds), kinds[0], columns)
+    return {"looks": evidence.looks[with_look], "look_groups": groups[with_look]}
 
 
 def _right(scores: np.ndarray, labels: np.ndarray) -> int:

@@ -82,6 +82,9 @@ class VisionConfig:
     ink_span: tuple[float, float] = (0.2, 0.8)  # a cell's colours, for learning a
     # printing's inks: the mean colours over this much of the cell (away from the frame), ...
     ink_grid: int = 3  # ... in a grid of this many squares a side
+    look_span: tuple[float, float] = (0.1, 0.9)  # a cell's look, for learning a printing's
+    # pictures (see vision.appearance): this much of the cell (away from the gaps), ...
+    look_px: int = 12  # ... in this many squares a side
     correction_span: tuple[float, float] = (-0.1, 1.1)  # a corrected cell's kept image, in cells
     # whole-table photos (scorer.table_reading): several cities in one photo
     one_city_share: float = 0.1  # the whole photo's finder view shows one region this large
@@ -193,6 +196,12 @@ class AdaptConfig:
     inks_rounds: int = 3  # ... fitted so many times, ...
     inks_keep: float = 0.75  # ... each time on this share of the samples fitted best (a
     # duplex half or a printed tavern's own picture does not match its building's face)
+    look_sure: float = 0.45  # a cell's picture is read as the players' building whose cells'
+    # look most like it (look product, see vision.appearance) from this much, fully from ...
+    look_sure_full: float = 0.7  # ... this much, ...
+    look_margin: float = 0.08  # ... as it leads the closest of another building by this
+    look_margin_full: float = 0.25  # ... up to this, ...
+    look_strength: float = 0.95  # ... at most this share of the answer
 
 
 DEFAULT = VisionConfig()

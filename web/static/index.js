@@ -59,6 +59,7 @@ function showLearning(data) {
   $("learning-summary").textContent = data.active && cells
     ? `Learned from ${cells} cell${cells === 1 ? "" : "s"}${data.doubtful ? ` (${data.doubtful} left out as doubtful)` : ""}.`
       + (data.inks ? " It also learned your printing’s colours: a photo whose tiles read surer through them is read so." : "")
+      + (data.pictures ? ` It knows the pictures of ${data.pictures} of those cells: a tile whose picture is clearly one of them is read as its building.` : "")
     : "Nothing learned yet: photos are read with the shipped model.";
   $("learning-counts").replaceChildren(...Object.entries(data.learned || {}).map(([b, n]) => {
     const item = document.createElement("li");

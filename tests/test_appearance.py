@@ -1,0 +1,87 @@
+"""A printing's pictures learned from the cells the players labelled (scorer.vision.appearance).
+
+"Another printing" is a fixture photo (drawn tiles) with red and blue swapped: no turn of
+the hues undoes it, and the shipped model reads its shops as offices.
+"""
+
+import numpy as np
+import pytest
+from photos import photo, truth
+from test_learning import other_printing
+
+from scorer.city import TAVERN_KINDS
+from scorer.reading import PhotoReader
+from scorer.vision import appearance, geometry
+from scorer.vision.adaptation import CELL_DTYPE
+from scorer.vision.config import ADAPT
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return PhotoReader()
+
+
+def _group(building: str) -> str:
+    return "tavern" if building in TAVERN_KINDS else building
+
+
+def test_a_cells_look_keeps_its_picture_whatever_the_light_and_tells_buildings_apart(reader):
+    """The same cells darkened look the same; each cell looks more like another cell of its
+    building (the taverns one) than like any cell of another building."""
+    reading = reader.read_file(str(photo("easy-00")))
+    tiles = geometry.tile_crops(reading.warped)
+    looks = appearance.looks(tiles)
+    assert looks.shape == (16, appearance.look_values())
+    darker = appearance.looks((tiles * 0.6).astype(np.uint8))
+    assert np.einsum("nd,nd->n", looks, darker).min() > 0.99
+    groups = [_group(b) for row in truth("easy-00")["grid"] for b in row]
+    alike = looks @ looks.T
+    for i, group in enumerate(groups):
+        same = [alike[i, j] for j in range(16) if j != i and groups[j] == group]
+        other = [alike[i, j] for j in range(16) if groups[j] != group]
+        if same:
+            assert max(same) > max(other), (i, group)
+
+
+def test_the_vote_is_as_clear_as_the_pictures():
+    """A cell like one building's pictures only is voted so, fully; one as like two
+    buildings, or like none, is not trusted."""
+    references = np.eye(3, 8, dtype=np.float32)  # three pictures, of buildings 0, 1 and 1
+    groups = np.array([0, 1, 1])
+    cells = np.stack([references[0], (references[0] + references[1]) / np.sqrt(2),
+                      np.eye(8, dtype=np.float32)[5], references[2]])
+    group, trust = appearance.vote(cells, references, groups, ADAPT)
+    assert group[0] == 0 and trust[0] == pytest.approx(ADAPT.look_strength)
+    assert trust[1] == 0 and trust[2] == 0
+    assert group[3] == 1 and trust[3] == pytest.approx(ADAPT.look_strength)
+
+
+def _lessons(reader, data: bytes, grid, pictures: bool) -> list[tuple[bytes, str, bool]]:
+    """Every cell of a photo labelled by the players (the misread ones corrected), with or
+    without the cells' looks (as stored before the pictures were learned)."""
+    reading = reader.read_photo(data)
+    cells = np.frombuffer(reading.cells_bytes(), CELL_DTYPE).reshape(16, -1)
+    if not pictures:
+        cells = cells[:, :-appearance.look_values()]
+    return [(cells[i].tobytes(), grid[i // 4][i % 4], reading.grid[i // 4][i % 4] != grid[i // 4][i % 4])
+            for i in range(16)]
+
+
+def test_a_printings_pictures_teach_the_buildings_its_colours_hide(reader):
+    """Taught one city of another printing, the reader reads a second city's shops, which
+    the model reads as offices there, as shops: by their pictures. Without the cells' looks,
+    what it learned leaves at least one of them an office."""
+    shops = [(0, 0), (0, 3), (2, 0)]
+    grid = truth("easy-05")["grid"]
+    assert all(grid[r][c] == "shop" for r, c in shops)
+    try:
+        read = {}
+        for pictures in (False, True):
+            reader.learn(_lessons(reader, other_printing("easy-00"), truth("easy-00")["grid"],
+                                  pictures))
+            assert (reader.adaptation.looks is not None) is pictures
+            read[pictures] = reader.read_photo(other_printing("easy-05")).grid
+        assert any(read[False][r][c] == "office" for r, c in shops)
+        assert all(read[True][r][c] == "shop" for r, c in shops)
+    finally:
+        reader.adaptation = None
