@@ -434,53 +434,47 @@ class PhotoReader:
         corner (n N, C, C, 3)."""
         return geometry.cities_crops(cities, self.config, cells, only)
 
-    def _buildings(self, upright: list[np.ndarray],
-                   pictures: bool = True) -> tuple[np.ndarray, np.ndarray]:
-        """Building probabilities (16 N, L), with what was learned (the players' pictures
-        too, unless not ``pictures``), and features (16 N, D) of the cells of upright warped
-        cities."""
-        return self._buildings_of(*self._crops(upright), pictures=pictures)
+    def _buildings(self, upright: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Building probabilities (16 N, L), with what was learned, and features (16 N, D)
+        of the cells of upright warped cities."""
+        return self._buildings_of(*self._crops(upright))
 
-    def _buildings_of(self, tiles: np.ndarray, corners: np.ndarray,
-                      pictures: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    def _buildings_of(self, tiles: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Building probabilities (N, L), with what was learned, and features (N, D) of cells
         from their crops (``_crops``)."""
         probs, _, features = self.classifier.predict(tiles, corners)
-        return self._adapted(probs, features, (lambda: tiles) if pictures else None)
+        return self._adapted(probs, features, lambda: tiles)
 
     def _adapted(self, probs: np.ndarray, features: np.ndarray,
-                 tiles: Callable[[], np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+                 tiles: Callable[[], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Building probabilities (N, L) with what was learned from the players, if anything,
         and the features (N, D) they were read from; ``tiles()`` gives the cells' tile crops
-        (N, T, T, 3), asked for only when the players' pictures were learned (None: their
-        pictures are not asked)."""
+        (N, T, T, 3), asked for only when the players' pictures were learned."""
         if self.adaptation is not None:
             looks = appearance.looks(tiles(), self.config) \
-                if self.adaptation.looks is not None and tiles is not None else None
+                if self.adaptation.looks is not None else None
             probs = self.adaptation.adjust(probs, features, looks=looks)
         return probs, features
 
-    def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False,
-                          pictures: bool = True) -> list[tuple]:
+    def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False) -> list[tuple]:
         """``read_cells`` of several warped cities, the classifier running once for all, and
-        again for those that lie turned (not when the cities are known to be ``upright``);
-        the players' pictures not asked unless ``pictures`` (see ``_adapted``)."""
+        again for those that lie turned (not when the cities are known to be ``upright``)."""
         n = SIZE * SIZE
         ks = [0] * len(warped)
         if upright:
-            probs, features = self._buildings(warped, pictures)
+            probs, features = self._buildings(warped)
         else:
             read = self._classify(warped)
             turns = np.log(np.clip(read[1], 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
             ks = [int(k) for k in np.argmax(turns, axis=1)]
-            probs, features = self._upright_buildings(warped, ks, read, pictures)
+            probs, features = self._upright_buildings(warped, ks, read)
         ups = [geometry.turned_back(w, k) for w, k in zip(warped, ks, strict=True)]
         return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
                  features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
                 for i, (k, up) in enumerate(zip(ks, ups, strict=True))]
 
-    def _upright_buildings(self, warped: list[np.ndarray], ks: list[int], read: tuple,
-                           pictures: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    def _upright_buildings(self, warped: list[np.ndarray], ks: list[int],
+                           read: tuple) -> tuple[np.ndarray, np.ndarray]:
         """``_buildings`` of warped cities turned upright by ``ks`` quarter turns, given what
         the classifier ``read`` of them as they lie (``_classify``): a city already upright
         is not read again (most looks at a city being centred are)."""
@@ -493,9 +487,9 @@ class PhotoReader:
             probs[turned] = again.reshape(len(turned), n, -1)
             features[turned] = again_features.reshape(len(turned), n, -1)
         return self._adapted(probs.reshape(len(warped) * n, -1),
-                             features.reshape(len(warped) * n, -1), (lambda: np.concatenate(
+                             features.reshape(len(warped) * n, -1), lambda: np.concatenate(
                                  [geometry.tile_crops(geometry.turned_back(w, k), self.config)
-                                  for w, k in zip(warped, ks, strict=True)])) if pictures else None)
+                                  for w, k in zip(warped, ks, strict=True)]))
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
@@ -855,16 +849,14 @@ class PhotoReader:
             # the players taught their tiles as taken: the look-alikes of each cell are
             # found by its look as taken, the model's own answer from the corrected one
             raw = self.classifier.predict(*self._crops([corrected.warped]))[0]
-            features = as_taken.cells.reshape(SIZE * SIZE, -1)
-            probs = self.adaptation.adjust(raw, features)
+            probs = self.adaptation.adjust(raw, as_taken.cells.reshape(SIZE * SIZE, -1),
+                                           looks=looks)
             if corrected.photo.correction.inks is not None:
                 # through the players' printing's inks the tiles have the colours the model
                 # learned: a cell it reads surely so is its own (by its colours as taken, a
-                # building no taught city showed looks like a taught one of another), unless
-                # its picture is clearly one the players labelled otherwise
+                # building no taught city showed looks like a taught one of another)
                 sure = self.sureness(raw) >= self.config.low_confidence
                 probs[sure] = raw[sure]
-            probs = self.adaptation.by_pictures(probs, features, looks)
             corrected = replace(corrected, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
         if not clearly_surer(corrected):
             return reading
@@ -899,9 +891,7 @@ class PhotoReader:
         if learned is not None:
             candidates.append(light.Correction(gains[2], inks=learned))
             views.append(candidates[-1](warped))
-        # (not by the players' pictures: they say which building a cell shows whatever its
-        # colours, and would make every correction look as sure)
-        read = self.read_cities_cells(views, upright=True, pictures=False)
+        read = self.read_cities_cells(views, upright=True)
         sure = [self._log_sureness(probs).sum() for _, _, probs, _ in read]
         best = 1 + int(np.argmax(sure[1:len(gains)]))  # (the first: as taken)
         turned = len(gains) + int(np.argmax(sure[len(gains):len(gains) * len(turns)])) \

@@ -68,20 +68,20 @@ def _lessons(reader, data: bytes, grid, pictures: bool) -> list[tuple[bytes, str
 
 
 def test_a_printings_pictures_teach_the_buildings_its_colours_hide(reader):
-    """Taught one city of another printing, the reader reads a second city's shops, which
-    the model reads as offices there, as shops: by their pictures. Without the cells' looks,
-    what it learned leaves at least one of them an office."""
-    shops = [(0, 0), (0, 3), (2, 0)]
-    grid = truth("easy-05")["grid"]
-    assert all(grid[r][c] == "shop" for r, c in shops)
+    """Taught one city of another printing (easy-00), the reader reads a second city of it
+    (easy-02) exactly: by their pictures. Without the cells' looks (as cells were stored
+    before), what it learned leaves several of its shops offices."""
+    right = truth("easy-02")["grid"]
     try:
         read = {}
         for pictures in (False, True):
             reader.learn(_lessons(reader, other_printing("easy-00"), truth("easy-00")["grid"],
                                   pictures))
             assert (reader.adaptation.looks is not None) is pictures
-            read[pictures] = reader.read_photo(other_printing("easy-05")).grid
-        assert any(read[False][r][c] == "office" for r, c in shops)
-        assert all(read[True][r][c] == "shop" for r, c in shops)
+            read[pictures] = reader.read_photo(other_printing("easy-02")).grid
+        misread = [(r, c) for r in range(4) for c in range(4) if read[False][r][c] != right[r][c]]
+        assert len(misread) >= 4 and sum(right[r][c] == "shop" and read[False][r][c] == "office"
+                                         for r, c in misread) >= 2
+        assert read[True] == right
     finally:
         reader.adaptation = None

@@ -327,6 +327,8 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     assert int(re.search(r"\d+", summary.inner_text()).group()) > 0
     # a whole city of several buildings accepted: the printing's colours were learned too
     expect(summary).to_contain_text("It also learned your printing’s colours")
+    # ... and the pictures of every cell learned from
+    expect(summary).to_contain_text(re.compile(r"It knows the pictures of \d+ of those cells"))
     counts = page.locator("#learning-counts li")
     assert counts.count() > 0
     assert re.fullmatch(r"[A-Z][a-z]+( tavern)?: \d+", counts.first.inner_text())

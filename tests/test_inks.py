@@ -9,17 +9,20 @@ from test_learning import other_printing
 from scorer.city import BUILDINGS
 from scorer.learned import lessons_from_bytes, lessons_to_bytes
 from scorer.reading import PhotoReader
-from scorer.vision.adaptation import Anchors
+from scorer.vision.adaptation import CELL_DTYPE, Anchors
+from scorer.vision.appearance import look_values
 from scorer.vision.config import ADAPT
 from scorer.vision.inks import apply_inks, face_colours, fit_inks
 from training.tiles import drawn_faces
 
 
 def _lessons(reading, grid) -> list[tuple[bytes, str, bool]]:
-    """Every cell of a reading labelled by a player with the truth ``grid``."""
-    blob = reading.cells_bytes()
-    n = len(blob) // 16
-    return [(blob[i * n:(i + 1) * n], grid[i // 4][i % 4], True) for i in range(16)]
+    """Every cell of a reading labelled by a player with the truth ``grid``: its features and
+    colours, not its look (the printing's pictures, ``vision.appearance``, would read the
+    cells whatever their colours: what is tested here is the colours)."""
+    cells = np.frombuffer(reading.cells_bytes(), CELL_DTYPE).reshape(16, -1)
+    cells = cells[:, :-look_values()]
+    return [(cells[i].tobytes(), grid[i // 4][i % 4], True) for i in range(16)]
 
 
 def _printing() -> np.ndarray:

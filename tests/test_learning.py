@@ -96,6 +96,7 @@ def test_a_correction_changes_the_next_reading_of_a_look_alike_cell(client):
     learning = client.get("/api/learning").json
     assert learning["active"] and learning["cells"] == 16
     assert learning["inks"]  # a whole city of several buildings: the printing's colours too
+    assert learning["pictures"] == 16  # ... and each cell's picture
     again = upload(client, table["id"], 2, other_printing("easy-00", scale=0.9))
     assert all(again["grid"][r][c] == right[r][c] for r, c in wrong)
     assert again["grid"] == right and again["reading"]["adapted"]
@@ -217,6 +218,7 @@ def test_forgetting_restores_the_shipped_model_exactly(client, reader):
     assert client.get("/api/learning").json["cells"] == 16
     forgotten = client.delete("/api/learning").json
     assert forgotten["active"] is False and forgotten["cells"] == 0 and not forgotten["inks"]
+    assert forgotten["pictures"] == 0
     again = upload(client, table["id"], 2, data)
     shipped = reader.read_photo(data, max_side=2000)
     assert again["reading"]["confidence"] == shipped.confidence

@@ -307,14 +307,6 @@ class Adaptation:
             return blended
         return self._by_pictures(blended, looks, printing)
 
-    def by_pictures(self, probs: np.ndarray, features: np.ndarray, looks: np.ndarray,
-                    photo: int = PHOTO) -> np.ndarray:
-        """``probs`` (N, L) blended with the building whose pictures the cells' looks (N, A)
-        show (see ``_by_pictures``), given their features (N, D), ``photo`` cells a photo."""
-        if self.looks is None or not len(self.looks):
-            return probs
-        return self._by_pictures(probs, looks, self.printings(probs, features, photo))
-
     def _by_pictures(self, probs: np.ndarray, looks: np.ndarray,
                      printing: np.ndarray) -> np.ndarray:
         """Probabilities (N, L) blended with the building whose pictures, as the players
@@ -323,7 +315,7 @@ class Adaptation:
         the model's own printing (``printing`` (N,) < 0), and whether a cell shows a tile at
         all stays the model's call."""
         group, trust = vote(looks, self.looks, self.look_groups, self.config)
-        trust = trust * (1 - probs[:, self.empty])
+        trust = trust * (printing >= 0) * (1 - probs[:, self.empty])
         voted = np.zeros_like(probs)
         voted[np.arange(len(probs)), group] = 1.0
         kinds = list(self.taverns)
