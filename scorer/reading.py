@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -443,17 +443,14 @@ class PhotoReader:
         """Building probabilities (N, L), with what was learned, and features (N, D) of cells
         from their crops (``_crops``)."""
         probs, _, features = self.classifier.predict(tiles, corners)
-        return self._adapted(probs, features, lambda: tiles)
+        return self._adapted(probs, features)
 
-    def _adapted(self, probs: np.ndarray, features: np.ndarray,
-                 tiles: Callable[[], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Building probabilities (N, L) with what was learned from the players, if anything,
-        and the features (N, D) they were read from; ``tiles()`` gives the cells' tile crops
-        (N, T, T, 3), asked for only when the players' pictures were learned."""
+    def _adapted(self, probs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Building probabilities (N, L) with what was learned from the players' labels, if
+        anything (their pictures aside: see ``reading_of``), and the features (N, D) they
+        were read from."""
         if self.adaptation is not None:
-            looks = appearance.looks(tiles(), self.config) \
-                if self.adaptation.looks is not None else None
-            probs = self.adaptation.adjust(probs, features, looks=looks)
+            probs = self.adaptation.adjust(probs, features)
         return probs, features
 
     def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False) -> list[tuple]:
@@ -487,9 +484,7 @@ class PhotoReader:
             probs[turned] = again.reshape(len(turned), n, -1)
             features[turned] = again_features.reshape(len(turned), n, -1)
         return self._adapted(probs.reshape(len(warped) * n, -1),
-                             features.reshape(len(warped) * n, -1), lambda: np.concatenate(
-                                 [geometry.tile_crops(geometry.turned_back(w, k), self.config)
-                                  for w, k in zip(warped, ks, strict=True)]))
+                             features.reshape(len(warped) * n, -1))
 
     def look(self, image: np.ndarray, quad: np.ndarray) -> _Look:
         """Warp one corner estimate square, turn it upright and read its cells."""
@@ -945,17 +940,24 @@ class PhotoReader:
 
     def reading_of(self, look: _Look, photo: Photo) -> Reading:
         """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),
-        its doubtful cells looked at again (``steadied``)."""
+        its doubtful cells looked at again (``steadied``) and, once the players' pictures
+        are learned, read by them (``Adaptation.by_pictures``: the city's place and colours
+        are found without them, as before they were learned)."""
         look = self.steadied(photo.image, look)
+        looks = appearance.looks(geometry.tile_crops(look.upright, self.config), self.config)
+        probs = look.probs
+        if self.adaptation is not None:
+            probs = self.adaptation.by_pictures(
+                probs.reshape(SIZE * SIZE, -1), look.cells.reshape(SIZE * SIZE, -1),
+                looks).reshape(probs.shape)
         return Reading(
-            **self._decoded(look.probs),
+            **self._decoded(probs),
             corners=geometry.rescale(np.roll(look.quad, look.k, axis=0), photo.scale),
             warped=look.upright,
             photo=photo,
             cells=look.cells,
             colours=inks.cell_colours(look.upright, self.config) if photo.as_taken else None,
-            looks=appearance.looks(geometry.tile_crops(look.upright, self.config), self.config)
-            if photo.as_taken else None,
+            looks=looks if photo.as_taken else None,
             adapted=self.adaptation is not None,
             config=self.config,
         )

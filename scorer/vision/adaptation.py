@@ -33,10 +33,11 @@ all, times its weight (a player's choice 1, an accepted reading's cell less):
   count less (a new printing's shop can look like the model's tavern); in a photo of the
   model's printing the players' cells count less (see ``Adaptation.printings``);
 * a printing's pictures: the players' cells keep their look (``vision.appearance``), and a
-  cell whose picture is clearly most like those of one of their buildings is read as that
-  building, as much as that is clear, after all the above (in another printing the model's
-  features can read two buildings alike, edition G's offices as its shops; their pictures
-  differ). Not checked on the anchors, which keep no pictures;
+  doubtful cell of a city found (its place and colours found without them) whose picture is
+  clearly most like those of one of their buildings is read as that building, as much as
+  that is clear, after all the above (in another printing the model's features can read two
+  buildings alike, edition G's offices as its shops; their pictures differ). Not checked on
+  the anchors, which keep no pictures;
 * nothing learned means no adaptation: forgetting restores the shipped model exactly.
 
 A linear layer fitted on the same features (chesscog's way, fine-tuning the last layers)
@@ -307,15 +308,27 @@ class Adaptation:
             return blended
         return self._by_pictures(blended, looks, printing)
 
+    def by_pictures(self, probs: np.ndarray, features: np.ndarray, looks: np.ndarray,
+                    photo: int = PHOTO) -> np.ndarray:
+        """``probs`` (N, L) blended with the building whose pictures the cells' looks (N, A)
+        show (see ``_by_pictures``), given their features (N, D), ``photo`` cells a photo."""
+        if self.looks is None or not len(self.looks):
+            return probs
+        return self._by_pictures(probs, looks, self.printings(probs, features, photo))
+
     def _by_pictures(self, probs: np.ndarray, looks: np.ndarray,
                      printing: np.ndarray) -> np.ndarray:
         """Probabilities (N, L) blended with the building whose pictures, as the players
         labelled them, the cells' looks (N, A) are clearly most like (``appearance.vote``);
-        a tavern's kind split as ``probs`` split it (the icon tells it). Not in a photo of
-        the model's own printing (``printing`` (N,) < 0), and whether a cell shows a tile at
-        all stays the model's call."""
+        a tavern's kind split as ``probs`` split it (the icon tells it). Only for cells read
+        doubtfully (under ``gate_sure``), not in a photo of the model's own printing
+        (``printing`` (N,) < 0), and whether a cell shows a tile at all stays the model's
+        call."""
         group, trust = vote(looks, self.looks, self.look_groups, self.config)
-        trust = trust * (printing >= 0) * (1 - probs[:, self.empty])
+        # a cell read surely is the model's (and the look-alikes'): a taught picture of another
+        # building nearer than those of its own can be a tile seen smaller or blurred
+        doubtful = probs.max(axis=1) < self.config.gate_sure
+        trust = trust * doubtful * (printing >= 0) * (1 - probs[:, self.empty])
         voted = np.zeros_like(probs)
         voted[np.arange(len(probs)), group] = 1.0
         kinds = list(self.taverns)
