@@ -844,8 +844,9 @@ class PhotoReader:
             # the players taught their tiles as taken: the look-alikes of each cell are
             # found by its look as taken, the model's own answer from the corrected one
             raw = self.classifier.predict(*self._crops([corrected.warped]))[0]
-            probs = self.adaptation.adjust(raw, as_taken.cells.reshape(SIZE * SIZE, -1),
-                                           looks=looks)
+            features = as_taken.cells.reshape(SIZE * SIZE, -1)
+            probs = self.adaptation.by_pictures(self.adaptation.adjust(raw, features), features,
+                                                looks)
             if corrected.photo.correction.inks is not None:
                 # through the players' printing's inks the tiles have the colours the model
                 # learned: a cell it reads surely so is its own (by its colours as taken, a
@@ -944,9 +945,11 @@ class PhotoReader:
         are learned, read by them (``Adaptation.by_pictures``: the city's place and colours
         are found without them, as before they were learned)."""
         look = self.steadied(photo.image, look)
-        looks = appearance.looks(geometry.tile_crops(look.upright, self.config), self.config)
+        pictures = self.adaptation is not None and self.adaptation.looks is not None
+        looks = appearance.looks(geometry.tile_crops(look.upright, self.config), self.config) \
+            if photo.as_taken or pictures else None
         probs = look.probs
-        if self.adaptation is not None:
+        if pictures:
             probs = self.adaptation.by_pictures(
                 probs.reshape(SIZE * SIZE, -1), look.cells.reshape(SIZE * SIZE, -1),
                 looks).reshape(probs.shape)

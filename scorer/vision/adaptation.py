@@ -186,18 +186,17 @@ class Adaptation:
     look_groups: np.ndarray | None = None  # (K,) their buildings' columns, a tavern's the
     # first tavern kind's (see vision.appearance)
 
-    def _look_alikes(self, probs: np.ndarray, features: np.ndarray,
-                     skip: np.ndarray | None = None,
-                     photo: int = PHOTO) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def look_alikes(self, probs: np.ndarray, features: np.ndarray,
+                    skip: np.ndarray | None = None,
+                    photo: int = PHOTO) -> tuple[np.ndarray, np.ndarray]:
         """How like each label the cells (N, D) look and how much that is worth.
 
         Returns closeness (N, L): the cosine of the closest reference labelled so (-inf for
         a label none has; see ``_tavern_closeness`` for the tavern kinds), the references of
         the other printing than the cell's photo (see ``printings``) ``printing_margin``
         less; and trust (N,) in [0, 1): the weighted kernel of the closest reference of all,
-        times ``strength``, as odds; and which printing each cell's photo shows (N,) (see
-        ``printings``). ``probs`` (N, L): the model's own answer; ``skip`` (N,): a reference
-        each cell ignores; ``photo``: cells per photo (N of them in a row each).
+        times ``strength``, as odds. ``probs`` (N, L): the model's own answer; ``skip`` (N,):
+        a reference each cell ignores; ``photo``: cells per photo (N of them in a row each).
         """
         cfg = self.config
         centred = features - self.centre
@@ -230,8 +229,8 @@ class Adaptation:
             theirs = cosine[:, :self.players].max(axis=1, initial=-1)
             gate = _sigmoid((theirs - cosine[:, self.players:].max(axis=1)) / cfg.anchors_gate)
             trust *= np.where(probs.max(axis=1) >= cfg.gate_sure, gate, 1.0)
-        return closeness, trust * (1 - probs[:, self.empty]), printing  # players label
-        # tiles: whether a cell shows one at all stays the model's call
+        return closeness, trust * (1 - probs[:, self.empty])  # players label tiles: whether
+        # a cell shows one at all stays the model's call
 
     def printings(self, probs: np.ndarray, features: np.ndarray, photo: int = PHOTO) -> np.ndarray:
         """Which printing each cell's photo shows (N,): 1 the players', -1 the one the model
@@ -293,37 +292,27 @@ class Adaptation:
         return np.where(cosine >= self.config.min_cosine, np.exp((cosine - 1) / width), 0)
 
     def adjust(self, probs: np.ndarray, features: np.ndarray,
-               skip: np.ndarray | None = None, photo: int = PHOTO,
-               looks: np.ndarray | None = None) -> np.ndarray:
+               skip: np.ndarray | None = None, photo: int = PHOTO) -> np.ndarray:
         """Probabilities (N, L) from the model's own (N, L) and the cells' features (N, D),
         ``photo`` cells of each photo in a row: the model's answer blended with the
         look-alikes' (the label of the closest, by a softmax of closeness at ``sharpness``)
-        as much as they are trusted; then, given the cells' ``looks`` (N, A), with the
-        building whose pictures in the players' printing they show (``_by_pictures``)."""
-        closeness, trust, printing = self._look_alikes(probs, features, skip, photo)
+        as much as they are trusted (the players' pictures are ``by_pictures``)."""
+        closeness, trust = self.look_alikes(probs, features, skip, photo)
         near = np.exp((closeness - closeness.max(axis=1, keepdims=True)) / self.config.sharpness)
         near /= near.sum(axis=1, keepdims=True)
-        blended = (1 - trust[:, None]) * probs + trust[:, None] * near
-        if looks is None or self.looks is None or not len(self.looks):
-            return blended
-        return self._by_pictures(blended, looks, printing)
+        return (1 - trust[:, None]) * probs + trust[:, None] * near
 
     def by_pictures(self, probs: np.ndarray, features: np.ndarray, looks: np.ndarray,
                     photo: int = PHOTO) -> np.ndarray:
-        """``probs`` (N, L) blended with the building whose pictures the cells' looks (N, A)
-        show (see ``_by_pictures``), given their features (N, D), ``photo`` cells a photo."""
+        """Probabilities (N, L) (``adjust``'s) blended with the building whose pictures, as
+        the players labelled them, the cells' looks (N, A) are clearly most like
+        (``appearance.vote``); a tavern's kind split as ``probs`` split it (the icon tells
+        it). Only for cells read doubtfully (under ``gate_sure``), not in a photo of the
+        model's own printing (``printings``, from the features (N, D), ``photo`` cells a
+        photo), and whether a cell shows a tile at all stays the model's call."""
         if self.looks is None or not len(self.looks):
             return probs
-        return self._by_pictures(probs, looks, self.printings(probs, features, photo))
-
-    def _by_pictures(self, probs: np.ndarray, looks: np.ndarray,
-                     printing: np.ndarray) -> np.ndarray:
-        """Probabilities (N, L) blended with the building whose pictures, as the players
-        labelled them, the cells' looks (N, A) are clearly most like (``appearance.vote``);
-        a tavern's kind split as ``probs`` split it (the icon tells it). Only for cells read
-        doubtfully (under ``gate_sure``), not in a photo of the model's own printing
-        (``printing`` (N,) < 0), and whether a cell shows a tile at all stays the model's
-        call."""
+        printing = self.printings(probs, features, photo)
         group, trust = vote(looks, self.looks, self.look_groups, self.config)
         # a cell read surely is the model's (and the look-alikes'): a taught picture of another
         # building nearer than those of its own can be a tile seen smaller or blurred
