@@ -58,7 +58,9 @@ export function gridView(page, city, index) {
         cell.append(badge(page.game, building));
       } else cell.append(el("span", { textContent: "?" }));
       if (low) {
-        const flag = el("i", { className: "flag", textContent: "?" }); // flagged: not by colour only
+        // Flagged: not by colour only. The "?" is drawn by the style sheet, so the cell's visible
+        // text stays its letters, which its name holds (a "S?" is in no name: label in name).
+        const flag = el("i", { className: "flag" });
         flag.setAttribute("aria-hidden", "true");
         cell.append(flag);
       }
