@@ -22,7 +22,10 @@ measured once with them and is development since; "edition G" (--edition G: hue 
 degrees, more saturated, a warm cast, mid-tones lightened by a gamma of 0.8, a teal frame) was
 held out until the printing's pictures learned from the players' cells were developed on it
 (2026-12-06); "edition H" (--edition H: hue -160 degrees, more saturated, a green cast, a
-gamma of 1.1, a grey frame), made before that, is held out: nothing was tuned on it.
+gamma of 1.1, a grey frame), made before that, is held out: nothing was tuned on it; nor on
+"edition I" (--edition I: hue +110 degrees, less saturated, a gamma of 0.9, a violet frame),
+made before the players' inks were made the colour correction of a photo of their printing
+(2026-12-06, thirty-first session; developed on G).
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -113,6 +116,9 @@ EDITIONS = {
     # 2026-12-06)
     "H": Edition(-160.0, 1.2, 0.9, (-8.0, 8.0, 4.0), (150.0, 150.0, 150.0), 16, False, 1.1),
     # (made 2026-12-06 before the printing's pictures were measured on it: held out)
+    "I": Edition(110.0, 0.9, 0.9, (6.0, -6.0, 0.0), (120.0, 90.0, 150.0), 20, False, 0.9),
+    # (made 2026-12-06, thirty-first session, before the players' inks were made the
+    # correction of a photo of their printing: held out)
 }
 EDITION = "B"
 

@@ -871,8 +871,9 @@ class PhotoReader:
         (``config.hue_turn_min_gain``): another printing's inks shift every tile's colours,
         but on the printing the model knows a turn only fits the photo's noise. Once the
         players' printing's inks are learned (``vision.inks``), they are taken, after the
-        outline's gains, when they read surer still (``config.inks_min_gain``): a photo of
-        the printing the model knows reads worse through them."""
+        outline's gains, in a photo of their printing (``_players_printing``), and in any
+        other when they read surer still (``config.inks_min_gain``): a photo of the
+        printing the model knows reads worse through them."""
         cfg = self.config
         image, scale = reading.photo.image, reading.photo.scale
         quad = geometry.rescale(reading.corners, 1 / scale)
@@ -894,9 +895,19 @@ class PhotoReader:
             if cfg.hue_turns else best
         if sure[turned] - sure[best] >= cfg.hue_turn_min_gain:
             best = turned
-        if learned is not None and sure[-1] - sure[best] >= cfg.inks_min_gain:
+        if learned is not None and (self._players_printing(read[0])
+                                    or sure[-1] - sure[best] >= cfg.inks_min_gain):
             best = len(candidates) - 1
         return candidates[best], bool(sure[best] > sure[0])
+
+    def _players_printing(self, read: tuple) -> bool:
+        """Whether a city's cells as taken (``read_cities_cells``' tuple) show the players'
+        printing (``Adaptation.printings``): its inks, fitted to undo exactly that printing,
+        are then its colour correction, however sure the other corrections read (a turn of
+        the hues that reads a city surer can read a tavern's icon as another kind's)."""
+        _, _, probs, features = read
+        return bool(self.adaptation.printings(probs.reshape(SIZE * SIZE, -1),
+                                              features.reshape(SIZE * SIZE, -1))[0] > 0)
 
     def _read_as_lit(self, photo: Photo, corners: np.ndarray | None = None,
                      centred: int | None = None, first_sight: bool = False) -> Reading:

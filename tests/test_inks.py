@@ -3,8 +3,8 @@
 import dataclasses
 
 import numpy as np
-from photos import truth
-from test_learning import other_printing
+from photos import photo, truth
+from test_learning import other_printing, turned_inks
 
 from scorer.city import BUILDINGS
 from scorer.learned import lessons_from_bytes, lessons_to_bytes
@@ -103,3 +103,23 @@ def test_lessons_stored_without_colours_still_teach_the_look_alikes():
     mixed = reader.learn(old + new)
     assert mixed.cells == 32 and mixed.inks is not None
     assert lessons_from_bytes(lessons_to_bytes(old), reader.classifier.feature_size) == old
+
+
+def test_a_photo_of_the_players_printing_is_corrected_by_their_inks_however_sure_the_rest():
+    """Taught one city of a printing whose hues are turned 100 degrees (beyond the turns the
+    reader tries), the reader takes that printing's inks as the colour correction of another
+    photo of it even where another correction reads surer (here: all of them, the inks' gain
+    asked for being out of reach): a turn that reads a city surer can read a tavern's icon as
+    another kind's (edition G of bench/adaptation.py). A photo of the printing the model knows
+    is not matched to the players' printing and keeps the other corrections."""
+    reader = PhotoReader()
+    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
+        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    taught = reader.read_photo(turned_inks("easy-02", 100))
+    reader.adaptation = reader.learn(_lessons(taught, truth("easy-02")["grid"]))
+    assert reader.adaptation.inks is not None
+    reader.config = dataclasses.replace(reader.config, inks_min_gain=1e9)
+    theirs = reader.read_photo(turned_inks("hard-00", 100))
+    assert reader._correction(theirs)[0].inks is not None
+    own = reader.read_photo(photo("hard-00").read_bytes())
+    assert reader._correction(own)[0].inks is None
