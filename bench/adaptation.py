@@ -22,10 +22,12 @@ measured once with them and is development since; "edition G" (--edition G: hue 
 degrees, more saturated, a warm cast, mid-tones lightened by a gamma of 0.8, a teal frame) was
 held out until the printing's pictures learned from the players' cells were developed on it
 (2026-12-06); "edition H" (--edition H: hue -160 degrees, more saturated, a green cast, a
-gamma of 1.1, a grey frame), made before that, is held out: nothing was tuned on it; nor on
-"edition I" (--edition I: hue +110 degrees, less saturated, a gamma of 0.9, a violet frame),
+gamma of 1.1, a grey frame), made before that, is held out: nothing was tuned on it.
+"Edition I" (--edition I: hue +110 degrees, less saturated, a gamma of 0.9, a violet frame),
 made before the players' inks were made the colour correction of a photo of their printing
-(2026-12-06, thirty-first session; developed on G).
+(2026-12-06, thirty-first session; developed on G), was measured once with that change and
+looked at cell by cell since: development. "Edition J" (--edition J: hue -70 degrees, a
+gamma of 1.05, an olive frame), made after that change, is held out.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -119,6 +121,9 @@ EDITIONS = {
     "I": Edition(110.0, 0.9, 0.9, (6.0, -6.0, 0.0), (120.0, 90.0, 150.0), 20, False, 0.9),
     # (made 2026-12-06, thirty-first session, before the players' inks were made the
     # correction of a photo of their printing: held out)
+    "J": Edition(-70.0, 0.95, 0.9, (-4.0, 6.0, -6.0), (90.0, 120.0, 60.0), 22, False, 1.05),
+    # (made 2026-12-06, thirty-first session, after the inks change, measured once with it
+    # and once with a try of the pictures overruling sure readings: held out)
 }
 EDITION = "B"
 
