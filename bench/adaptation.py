@@ -120,7 +120,8 @@ EDITIONS = {
     # (made 2026-12-06 before the printing's pictures were measured on it: held out)
     "I": Edition(110.0, 0.9, 0.9, (6.0, -6.0, 0.0), (120.0, 90.0, 150.0), 20, False, 0.9),
     # (made 2026-12-06, thirty-first session, before the players' inks were made the
-    # correction of a photo of their printing: held out)
+    # correction of a photo of their printing: held out until measured with it, looked at
+    # cell by cell since: development)
     "J": Edition(-70.0, 0.95, 0.9, (-4.0, 6.0, -6.0), (90.0, 120.0, 60.0), 22, False, 1.05),
     # (made 2026-12-06, thirty-first session, after the inks change, measured once with it
     # and once with a try of the pictures overruling sure readings: held out)

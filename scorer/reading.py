@@ -895,8 +895,8 @@ class PhotoReader:
             if cfg.hue_turns else best
         if sure[turned] - sure[best] >= cfg.hue_turn_min_gain:
             best = turned
-        if learned is not None and (self._players_printing(read[0])
-                                    or sure[-1] - sure[best] >= cfg.inks_min_gain):
+        if learned is not None and (sure[-1] - sure[best] >= cfg.inks_min_gain
+                                    or self._players_printing(read[0])):
             best = len(candidates) - 1
         return candidates[best], bool(sure[best] > sure[0])
 
