@@ -27,7 +27,7 @@ from bench.accuracy import TIERS, evaluate  # noqa: E402
 from scorer.city import BUILDINGS  # noqa: E402
 from scorer.reading import PhotoReader  # noqa: E402
 from training import data  # noqa: E402
-from training.train import save_classifier, train_classifier  # noqa: E402
+from training.train import save_classifier, save_icons, train_classifier, train_icons  # noqa: E402
 
 
 def main() -> int:
@@ -44,10 +44,12 @@ def main() -> int:
         started = time.time()
         samples = data.build("classifier", args.seed, args.scenes, art=trained_on, use_cache=False)
         net = train_classifier(samples, args.epochs, args.seed)
+        icons = train_icons(samples, 4 * args.epochs, args.seed)  # (the same art's icons)
         with tempfile.TemporaryDirectory() as folder:
             shutil.copy(ROOT / "models" / "city_finder.onnx", folder)
             shutil.copy(ROOT / "models" / "city_finder.json", folder)
             save_classifier(net, Path(folder), {"data": {"art": trained_on}})
+            save_icons(icons, Path(folder), {"data": {"art": trained_on}})
             reader = PhotoReader(folder)
             print(f"\n=== trained on {'the artwork' if trained_on == 'real' else 'drawn tiles'} "
                   f"only ({time.time() - started:.0f} s)")

@@ -24,7 +24,7 @@ from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors, Evidence, fit
 from .vision.config import ADAPT, DEFAULT, AdaptConfig, VisionConfig
 from .vision.constraints import decode_city
 from .vision.image_io import encode_image, read_bytes
-from .vision.models import CityFinder, TileClassifier
+from .vision.models import CityFinder, IconReader, TileClassifier
 
 ADVICE = "try again closer, with less tilt, and with the whole city in the frame"
 NO_CITY = f"no city found in the photo; {ADVICE}"
@@ -49,6 +49,8 @@ class Reading:
     looks : (16, A) float32, each upright cell's look as taken (``appearance.looks``): what
         learning the players' printing's pictures needs
     adapted : the reading used what was learned from the players' labels
+    sureness : how surely the tile model read it, before its taverns' kinds were weighed with
+        their icons (see ``_sureness``)
     """
 
     grid: list[list[str]]
@@ -62,6 +64,7 @@ class Reading:
     looks: np.ndarray | None = None
     adapted: bool = False
     config: VisionConfig = DEFAULT
+    sureness: float | None = None
     timing_ms: dict[str, float] = field(default_factory=dict)
 
     def uncertain(self) -> list[list[int]]:
@@ -144,6 +147,7 @@ class PhotoReader:
         self.config = config
         self.finder = CityFinder(model_dir)
         self.classifier = TileClassifier(model_dir)
+        self.icons = IconReader(model_dir)
         self.adaptation = adaptation  # what was learned from the players' labels, if any
         self.model_dir = model_dir
         self._anchors = None
@@ -853,7 +857,8 @@ class PhotoReader:
                 # building no taught city showed looks like a taught one of another)
                 sure = self.sureness(raw) >= self.config.low_confidence
                 probs[sure] = raw[sure]
-            corrected = replace(corrected, **self._decoded(probs.reshape(SIZE, SIZE, -1)))
+            corrected = replace(corrected, **self._decoded_by_icons(
+                corrected.warped, probs.reshape(SIZE, SIZE, -1)))
         if not clearly_surer(corrected):
             return reading
         corrected.photo, corrected.cells = taken, as_taken.cells
@@ -954,7 +959,8 @@ class PhotoReader:
         """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),
         its doubtful cells looked at again (``steadied``) and, once the players' pictures
         are learned, read by them (``Adaptation.by_pictures``: the city's place and colours
-        are found without them, as before they were learned)."""
+        are found without them, as before they were learned). Its taverns' kinds are
+        weighed with their icons' glyphs last (``by_icons``)."""
         look = self.steadied(photo.image, look)
         pictures = self.adaptation is not None and self.adaptation.looks is not None
         looks = appearance.looks(geometry.tile_crops(look.upright, self.config), self.config) \
@@ -965,7 +971,7 @@ class PhotoReader:
                 probs.reshape(SIZE * SIZE, -1), look.cells.reshape(SIZE * SIZE, -1),
                 looks).reshape(probs.shape)
         return Reading(
-            **self._decoded(probs),
+            **self._decoded_by_icons(look.upright, probs),
             corners=geometry.rescale(np.roll(look.quad, look.k, axis=0), photo.scale),
             warped=look.upright,
             photo=photo,
@@ -1010,6 +1016,37 @@ class PhotoReader:
         probs[kinds] = probs[kinds].sum(1, keepdims=True) * split / split.sum(1, keepdims=True)
         return _Look(look.quad, look.k, look.upright, probs.reshape(look.probs.shape),
                      look.cells, look.not_tiles, look.emptiness)
+
+    def by_icons(self, upright: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """Cell probabilities (4, 4, L) of an upright warped city (S, S, 3) with each tavern's
+        kind weighed with what its icon's glyph alone reads (``models.IconReader``): the
+        product of both readers' chances, for cells at least ``config.icon_min_tavern``
+        likely a tavern, whose chance of being one stays.
+
+        The tile model learned red badges; another printing's inks (a green or violet badge)
+        sway it between kinds, where the glyph, white on any colour, stays. Only the city as
+        read is weighed so: the search that places it keeps the tile model's sureness, which
+        it was tuned with (a classifier changed throughout broke it, see the README)."""
+        probs = probs.reshape(SIZE * SIZE, -1).copy()
+        tavern = [self.classifier.labels.index(kind) for kind in self.icons.labels]
+        share = probs[:, tavern].sum(axis=1)
+        which = np.flatnonzero(share >= self.config.icon_min_tavern)
+        if len(which):
+            both = probs[np.ix_(which, tavern)] * self.icons.predict(
+                geometry.corner_crops(upright, self.config, only=which))
+            both *= share[which, None] / np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
+            probs[np.ix_(which, tavern)] = both
+        return probs.reshape(SIZE, SIZE, -1)
+
+    def _decoded_by_icons(self, upright: np.ndarray, probs: np.ndarray) -> dict:
+        """``_decoded`` of cell probabilities (4, 4, L) weighed with the icons of the upright
+        warped city (S, S, 3) (``by_icons``), with the ``sureness`` the tile model read them
+        (what a colour correction is judged by: a glyph, white on any badge, reads alike
+        under either colours, and a correction that only firms a tavern's kind is no better
+        a reading of the city)."""
+        as_read = self._decoded(probs)
+        sureness = float(np.log(np.asarray(as_read["confidence"]) + LOG_FLOOR).sum())
+        return {**self._decoded(self.by_icons(upright, probs)), "sureness": sureness}
 
     def _kind_doubtful(self, probs: np.ndarray) -> np.ndarray:
         """Which cells read likeliest as a tavern, of a kind less than
@@ -1168,7 +1205,10 @@ def _framings(config: VisionConfig) -> tuple[tuple[np.ndarray, ...], int]:
 
 def _sureness(reading: Reading) -> float:
     """How surely a reading reads as a whole: the sum of its cells' log confidence, floored
-    (``LOG_FLOOR``) as the search's own ``PhotoReader._log_sureness``."""
+    (``LOG_FLOOR``) as the search's own ``PhotoReader._log_sureness``, as the tile model read
+    them (``Reading.sureness``) when known."""
+    if reading.sureness is not None:
+        return reading.sureness
     return float(np.log(np.asarray(reading.confidence) + LOG_FLOOR).sum())
 
 

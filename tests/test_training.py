@@ -17,10 +17,26 @@ def test_tiny_recipe_writes_models_the_reader_can_load(tmp_path):
     assert train.main(["--budget", "tiny", "--out", str(tmp_path), "--processes", "1"]) == 0
     meta = json.loads((tmp_path / "tiles.json").read_text())
     assert meta["recipe"]["budget"] == train.BUDGETS["tiny"] and meta["sha256"]
-    reader = PhotoReader(tmp_path)  # checks sha256 and loads both sessions
+    reader = PhotoReader(tmp_path)  # checks sha256 and loads the three sessions
     tiles = np.zeros((16, 64, 64, 3), np.uint8)
     probs, turns, _ = reader.classifier.predict(tiles, np.zeros((16, 48, 48, 3), np.uint8))
     assert probs.shape == (16, 10) and turns.shape == (16, 4)
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-5)
+    icons = json.loads((tmp_path / "icons.json").read_text())
+    assert icons["recipe"]["budget"] == train.BUDGETS["tiny"] and icons["sha256"]
+
+
+def test_recoloured_icons_keep_their_glyph_in_place_and_stay_uint8():
+    """The icon reader's training colours: another hue does not move the glyph (the
+    whiteness it reads stays alike) and the crops stay uint8."""
+    from training.train import recoloured
+
+    corners = np.full((8, 48, 48, 3), (200, 30, 40), np.uint8)
+    corners[:, 16:32, 20:28] = 250  # a white glyph on a red badge
+    out = recoloured(corners, np.random.default_rng(3))
+    assert out.dtype == np.uint8 and out.shape == corners.shape
+    ink = geometry.icon_input(out)[:, 0]
+    assert (ink[:, 20:28, 22:26].mean(axis=(1, 2)) > ink[:, 2:10, 2:10].mean(axis=(1, 2)) + 1).all()
 
 
 def test_preprocessing_parity_between_training_and_inference():
@@ -80,9 +96,9 @@ def test_the_exported_tile_model_read_back_for_fine_tuning_reads_as_onnxruntime_
     with torch.no_grad():
         building, turn, features = load_exported(MODEL_DIR / "tiles.onnx").eval()(
             to_tensor(tiles), to_tensor(corners))
-    probs, turns, shipped = TileClassifier().predict(tiles, corners)
-    assert np.allclose(torch.softmax(building, 1).numpy(), probs, atol=1e-5)
-    assert np.allclose(torch.softmax(turn, 1).numpy(), turns, atol=1e-5)
+    logits, turn_logits, shipped = TileClassifier().run(tile=tiles, corner=corners)
+    assert np.allclose(building.numpy(), logits, atol=1e-4)
+    assert np.allclose(turn.numpy(), turn_logits, atol=1e-4)
     assert np.allclose(features.numpy(), shipped, atol=1e-4)
 
 

@@ -1,8 +1,9 @@
-"""One-command, seeded recipe for both models: ``python -m training.train [--out models]``.
+"""One-command, seeded recipe for the models: ``python -m training.train [--out models]``.
 
 Renders scenes from the real artwork (70 %) and the project's drawn tiles (30 %), trains the
-tile classifier and the city finder on CPU with torch, and writes ``tiles.onnx`` /
-``city_finder.onnx`` with their metadata (labels, input sizes, normalisation, sha256,
+tile classifier, the icon reader (a tavern's kind from its glyph, on the classifier's tavern
+crops recoloured) and the city finder on CPU with torch, and writes ``tiles.onnx`` /
+``icons.onnx`` / ``city_finder.onnx`` with their metadata (labels, input sizes, normalisation, sha256,
 recipe, data summary, measured accuracy). ``--budget tiny`` runs end to end in seconds.
 """
 
@@ -15,11 +16,14 @@ import platform
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch import nn
 
+from scorer.city import TAVERN_KINDS
 from scorer.vision.config import DEFAULT
+from scorer.vision.geometry import icon_input
 
 from . import data
 from .anchors import save_anchors
@@ -28,8 +32,10 @@ from .tables import HELD_OUT as HELD_OUT_TABLES
 from .tables import TRAINING as TRAINING_TABLES
 
 BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
-    "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10},
-    "tiny": {"cls_scenes": 6, "finder_scenes": 8, "cls_epochs": 1, "finder_epochs": 1},
+    "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10,
+             "icon_epochs": 20},
+    "tiny": {"cls_scenes": 6, "finder_scenes": 8, "cls_epochs": 1, "finder_epochs": 1,
+             "icon_epochs": 1},
 }
 
 
@@ -67,6 +73,22 @@ class TileNet(nn.Module):
         return self.building(features), self.turn(features), features
 
 
+class IconNet(nn.Module):
+    """The tavern icon's glyph, (N, 1, C, C) whiteness (``geometry.icon_input``) -> kind logits."""
+
+    def __init__(self, kinds: int):
+        super().__init__()
+        layers, cin = [], 1
+        for w in (16, 32, 48):
+            layers += [block(cin, w, 2), block(w, w, 1)]
+            cin = w
+        self.glyph = nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.kind = nn.Sequential(nn.Dropout(0.2), nn.Linear(cin, kinds))
+
+    def forward(self, corner):
+        return self.kind(self.glyph(corner))
+
+
 class FinderNet(nn.Module):
     """A small encoder-decoder: (N, 3, S, S) -> city logits (N, 1, S/2, S/2)."""
 
@@ -102,6 +124,29 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     mean = b.mean(axis=(1, 2, 3), keepdims=True)
     b = (b - mean) * rng.uniform(0.75, 1.25, (n, 1, 1, 1)) + mean
     return np.clip(b * gain + rng.uniform(-20, 20, (n, 1, 1, 1)), 0, 255).astype(np.uint8)
+
+
+def recoloured(corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Icon corners (N, C, C, 3) uint8 as other printings and photos show them: any hue, more
+    or less saturated, another gamma, contrast and cast, moved, turned and scaled a little,
+    sometimes blurred, with noise. The glyph is what stays."""
+    out = np.empty_like(corners)
+    side = corners.shape[1]
+    for i, corner in enumerate(corners):
+        hsv = cv2.cvtColor(corner, cv2.COLOR_RGB2HSV).astype(np.float32)
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(0, 180)) % 180  # OpenCV hue runs 0..180
+        hsv[..., 1] *= rng.uniform(0.6, 1.3)
+        x = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2RGB).astype(np.float32)
+        x = 255 * (x / 255) ** rng.uniform(0.6, 1.6)
+        x = (x - 128) * rng.uniform(0.6, 1.2) + 128 + rng.uniform(-25, 25, 3)
+        move = cv2.getRotationMatrix2D((side / 2, side / 2), rng.uniform(-8, 8), rng.uniform(0.85, 1.15))
+        move[:, 2] += rng.uniform(-3, 3, 2)
+        x = cv2.warpAffine(x, move, (side, side), borderMode=cv2.BORDER_REFLECT)
+        if rng.uniform() < 0.3:
+            x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.5, 1.5))
+        x += rng.normal(0, rng.uniform(0, 8), x.shape)
+        out[i] = np.clip(x, 0, 255).astype(np.uint8)
+    return out
 
 
 def _step(opt, sched, loss) -> None:
@@ -143,6 +188,48 @@ def classifier_loss(net: TileNet, samples: dict, idx: np.ndarray, tiles: np.ndar
     building, turn, _ = net(to_tensor(augment(tiles, rng)), to_tensor(augment(corners, rng)))
     return (_CROSS_ENTROPY(building, torch.from_numpy(samples["building"][idx]))
             + 0.5 * _CROSS_ENTROPY(turn, torch.from_numpy(samples["turn"][idx])))
+
+
+def tavern_corners(samples: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The upright taverns' icon corners (N, C, C, 3) of the classifier's samples and their
+    kinds (N,), indices into ``TAVERN_KINDS``."""
+    kinds = np.array([data.LABELS.index(kind) for kind in TAVERN_KINDS])
+    keep = np.isin(samples["building"], kinds)
+    return samples["corner"][keep], np.searchsorted(kinds, samples["building"][keep])
+
+
+def train_icons(samples: dict, epochs: int, seed: int) -> IconNet:
+    """The icon reader on the classifier's tavern corners, recoloured afresh every epoch."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    corners, kinds = tavern_corners(samples)
+    net = IconNet(len(TAVERN_KINDS))
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    n, batch = len(kinds), 128
+    steps = epochs * max(1, n // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
+    net.train()
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        for start in range(0, n - batch + 1 if n >= batch else 1, batch):
+            idx = order[start:start + batch]
+            glyphs = torch.from_numpy(icon_input(recoloured(corners[idx], rng)))
+            _step(opt, sched, loss_of(net(glyphs), torch.from_numpy(kinds[idx])))
+        print(f"  icon reader epoch {epoch + 1}/{epochs}: loss {sched.last_loss:.4f}", flush=True)
+    return net.eval()
+
+
+def icon_accuracy(net: IconNet, samples: dict, seed: int) -> dict:
+    """Kinds read right on held-out tavern corners, as printed and recoloured."""
+    corners, kinds = tavern_corners(samples)
+    out = {"corners": len(kinds)}
+    for name, seen in (("as_printed", corners),
+                       ("recoloured", recoloured(corners, np.random.default_rng(seed)))):
+        with torch.no_grad():
+            read = net(torch.from_numpy(icon_input(seen))).argmax(1).numpy()
+        out[name] = float((read == kinds).mean()) if len(kinds) else 0.0
+    return out
 
 
 def train_finder(samples: dict, epochs: int, seed: int) -> FinderNet:
@@ -220,8 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261121)
     parser.add_argument("--budget", choices=list(BUDGETS), default="full")
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--only", choices=["classifier", "finder"],
-                        help="train one model and leave the other in --out as it is")
+    parser.add_argument("--only", choices=["classifier", "icons", "finder"],
+                        help="train one model and leave the others in --out as they are")
     args = parser.parse_args(argv)
     budget = BUDGETS[args.budget]
     out = Path(args.out)
@@ -233,9 +320,11 @@ def main(argv: list[str] | None = None) -> int:
               "python": platform.python_version()}
 
     cached = args.budget != "tiny"
-    if args.only != "finder":
+    if args.only in (None, "classifier"):
         train_tiles(args, budget, recipe, out, cached, started)
-    if args.only != "classifier":
+    if args.only in (None, "icons"):
+        train_icon_reader(args, budget, recipe, out, cached)
+    if args.only in (None, "finder"):
         train_city_finder(args, budget, recipe, out, cached)
     print(f"done in {time.time() - started:.0f} s", flush=True)
     return 0
@@ -257,6 +346,40 @@ def train_tiles(args, budget: dict, recipe: dict, out: Path, cached: bool, start
                  "tables": list(TRAINING_TABLES), "held_out_tables": list(HELD_OUT_TABLES),
                  "tiers": list(TIERS)},
         "accuracy_held_out_crops": crop_accuracy(tile_net, held),
+    })
+    if (out / "icons.onnx").is_file():  # (the anchors are read with it; else it comes next)
+        save_anchors(out)
+
+
+def save_icons(net: IconNet, out: Path, about: dict) -> None:
+    """Write icons.onnx and icons.json (the reader's contract) with ``about`` added."""
+    side = DEFAULT.corner_input
+    export(net, (torch.zeros(1, 1, side, side),), ["corner"], ["kind"], out / "icons.onnx")
+    write_meta(out / "icons.json", out / "icons.onnx", {
+        "labels": list(TAVERN_KINDS),
+        "inputs": {"corner": [1, side, side]},
+        "outputs": {"kind": "logits over labels"},
+        "normalisation": "the darkest of R, G, B, standardised per crop (geometry.icon_input)",
+        "crop": {"cell_px": DEFAULT.cell_px, "corner_span": list(DEFAULT.corner_span)},
+        "parameters": sum(p.numel() for p in net.parameters()),
+        **about,
+    })
+
+
+def train_icon_reader(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:
+    """Train the icon reader on the classifier's tavern crops (rendered again unless cached),
+    save it and the anchors (which are read with it)."""
+    print("training the icon reader ...", flush=True)
+    cls = data.build("classifier", args.seed, budget["cls_scenes"], processes=args.processes,
+                     use_cache=cached)
+    held = data.build("classifier", args.seed + 1, max(4, budget["cls_scenes"] // 10),
+                      processes=args.processes, use_cache=cached)
+    net = train_icons(cls, budget["icon_epochs"], args.seed)
+    save_icons(net, out, {
+        "recipe": recipe,
+        "data": {"scenes": budget["cls_scenes"], "corners": len(tavern_corners(cls)[1]),
+                 "colours": "every crop recoloured each epoch (training.train.recoloured)"},
+        "accuracy_held_out_corners": icon_accuracy(net, held, args.seed + 1),
     })
     save_anchors(out)
 

@@ -285,6 +285,17 @@ def to_input(batch: np.ndarray) -> np.ndarray:
     return out
 
 
+def icon_input(corners: np.ndarray) -> np.ndarray:
+    """uint8 (N, C, C, 3) RGB icon corners -> float32 (N, 1, C, C): the ink's whiteness (the
+    darkest of the three channels: high for white, low for any saturated colour, whatever its
+    hue), standardised crop by crop, so a badge printed in another colour or lit by another
+    lamp shows the same glyph."""
+    ink = corners.min(axis=3).astype(np.float32)
+    ink -= ink.mean(axis=(1, 2), keepdims=True)
+    ink /= ink.std(axis=(1, 2), keepdims=True) + np.float32(8)
+    return ink[:, None]
+
+
 def finder_view(image: np.ndarray, box: np.ndarray | None, size: int) -> tuple[np.ndarray, np.ndarray]:
     """A square view for the city finder and the matrix back to image coordinates.
 

@@ -1,7 +1,7 @@
-"""The two small ONNX models, each loaded once and checked against its metadata file.
+"""The three small ONNX models, each loaded once and checked against its metadata file.
 
 ``<name>.json`` is the contract with training: labels, input sizes, normalisation and the
-sha256 of ``<name>.onnx``. Both lie in the checkout's ``models/``, installed as ``scorer/models``.
+sha256 of ``<name>.onnx``. They lie in the checkout's ``models/``, installed as ``scorer/models``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelError
-from .geometry import to_input
+from .geometry import icon_input, to_input
 
 
 def _default_dir() -> Path:
@@ -59,6 +59,21 @@ class OnnxModel:
 def softmax(logits: np.ndarray) -> np.ndarray:
     e = np.exp(logits - logits.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
+
+
+class IconReader(OnnxModel):
+    """Reads a tavern's kind from the glyph in its icon alone (``geometry.icon_input``): the
+    tile classifier also sees the badge's colour and the picture, which another printing of
+    the game changes."""
+
+    def __init__(self, model_dir=None):
+        super().__init__("icons", model_dir)
+        self.labels: list[str] = self.meta["labels"]
+
+    def predict(self, corners: np.ndarray) -> np.ndarray:
+        """corners (N, C, C, 3) uint8 RGB -> (N, K) probabilities of the tavern kinds."""
+        (logits,) = self.session.run(None, {"corner": icon_input(corners)})
+        return softmax(logits)
 
 
 class TileClassifier(OnnxModel):
