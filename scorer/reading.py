@@ -49,8 +49,9 @@ class Reading:
     looks : (16, A) float32, each upright cell's look as taken (``appearance.looks``): what
         learning the players' printing's pictures needs
     adapted : the reading used what was learned from the players' labels
-    sureness : how surely the tile model read it, before its taverns' kinds were weighed with
-        their icons (see ``_sureness``)
+    read_confidence : each cell's confidence as the tile model read it, before the taverns'
+        kinds were weighed with their icons (``PhotoReader.by_icons``): what the reader's own
+        choices go by (``doubted``), as they were tuned with it
     """
 
     grid: list[list[str]]
@@ -64,13 +65,18 @@ class Reading:
     looks: np.ndarray | None = None
     adapted: bool = False
     config: VisionConfig = DEFAULT
-    sureness: float | None = None
+    read_confidence: list[list[float]] | None = None
     timing_ms: dict[str, float] = field(default_factory=dict)
 
     def uncertain(self) -> list[list[int]]:
         """Cells the model doubts."""
-        return [[r, c] for r, row in enumerate(self.confidence) for c, p in enumerate(row)
-                if p < self.config.low_confidence]
+        return _below(self.confidence, self.config.low_confidence)
+
+    def doubted(self) -> list[list[int]]:
+        """Cells the tile model doubts, before the icons' weighing (``read_confidence``):
+        whether to read the photo again with its colours corrected, or to refuse a table top
+        of "tiles" of no building, is asked of it."""
+        return _below(self.read_confidence or self.confidence, self.config.low_confidence)
 
     def tile_px(self) -> float:
         """A tile's mean width in the photo, in full-size pixels."""
@@ -116,6 +122,11 @@ class Reading:
             "adapted": self.adapted,
             "timing_ms": {k: round(v, 1) for k, v in self.timing_ms.items()},
         }
+
+
+def _below(confidence: list[list[float]], low: float) -> list[list[int]]:
+    """[row, col] of the cells less than ``low`` sure."""
+    return [[r, c] for r, row in enumerate(confidence) for c, p in enumerate(row) if p < low]
 
 
 @dataclass
@@ -794,7 +805,7 @@ class PhotoReader:
         photo = photo if isinstance(photo, Photo) else Photo(photo)
         t0 = time.perf_counter()
         reading = self._read_as_lit(photo, corners, centred, first_sight)
-        if not reading.uncertain():
+        if not reading.doubted():
             return reading
         # corrected, the search may also find corners that the first reading missed: it is
         # run even when the city read first reads no surer corrected where it lies
@@ -812,7 +823,7 @@ class PhotoReader:
         """One city of a table photo (``reading``), when doubtful, read again where it lies
         in the photo with its colours corrected (``_correction``); kept as ``read`` keeps a
         single photo's corrected reading, else ``reading``."""
-        if not reading.uncertain():
+        if not reading.doubted():
             return reading
         correction, surer = self._correction(reading)
         if not surer:  # read again where it lies only: no surer there, no surer at all
@@ -948,7 +959,7 @@ class PhotoReader:
         t2 = time.perf_counter()
         reading = self.reading_of(best, photo)
         if corners is None and best.not_tiles and (
-                SIZE * SIZE - len(reading.uncertain()) < self.config.min_sure_cells):
+                SIZE * SIZE - len(reading.doubted()) < self.config.min_sure_cells):
             raise GridNotFound(NO_CITY, photo)  # a patterned table: "tiles" of no building
         reading.timing_ms = {"decode": photo.decode_ms, "detect": (t1 - t0) * 1000,
                              "classify": (t2 - t1) * 1000,
@@ -1040,13 +1051,12 @@ class PhotoReader:
 
     def _decoded_by_icons(self, upright: np.ndarray, probs: np.ndarray) -> dict:
         """``_decoded`` of cell probabilities (4, 4, L) weighed with the icons of the upright
-        warped city (S, S, 3) (``by_icons``), with the ``sureness`` the tile model read them
-        (what a colour correction is judged by: a glyph, white on any badge, reads alike
-        under either colours, and a correction that only firms a tavern's kind is no better
-        a reading of the city)."""
-        as_read = self._decoded(probs)
-        sureness = float(np.log(np.asarray(as_read["confidence"]) + LOG_FLOOR).sum())
-        return {**self._decoded(self.by_icons(upright, probs)), "sureness": sureness}
+        warped city (S, S, 3) (``by_icons``), with the confidence the tile model read them
+        with (``Reading.read_confidence``: a colour correction is asked for and judged by it;
+        a glyph, white on any badge, reads alike under either colours, and a correction that
+        only firms a tavern's kind is no better a reading of the city)."""
+        return {**self._decoded(self.by_icons(upright, probs)),
+                "read_confidence": self._decoded(probs)["confidence"]}
 
     def _kind_doubtful(self, probs: np.ndarray) -> np.ndarray:
         """Which cells read likeliest as a tavern, of a kind less than
@@ -1206,10 +1216,9 @@ def _framings(config: VisionConfig) -> tuple[tuple[np.ndarray, ...], int]:
 def _sureness(reading: Reading) -> float:
     """How surely a reading reads as a whole: the sum of its cells' log confidence, floored
     (``LOG_FLOOR``) as the search's own ``PhotoReader._log_sureness``, as the tile model read
-    them (``Reading.sureness``) when known."""
-    if reading.sureness is not None:
-        return reading.sureness
-    return float(np.log(np.asarray(reading.confidence) + LOG_FLOOR).sum())
+    them (``Reading.read_confidence``) when known."""
+    confidence = reading.read_confidence or reading.confidence
+    return float(np.log(np.asarray(confidence) + LOG_FLOOR).sum())
 
 
 def read_table(sources: list[str], players: tuple[str, ...] = (), difficulty: int = 4,

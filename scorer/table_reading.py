@@ -168,7 +168,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     readings = []
     for look in found:
         reading = reader.reading_of(reader.centre_on_tiles(seen.image, look), seen)
-        if SIZE * SIZE - len(reading.uncertain()) >= cfg.min_sure_cells:
+        if SIZE * SIZE - len(reading.doubted()) >= cfg.min_sure_cells:
             readings.append(reader.corrected_city(reading))  # (a refusal is not retried)
         else:  # a tiled table top, say: tile-like cells, none that reads as a building
             unread.append(_Seen(look.quad, "could not be made out (no building on it reads surely)"))
