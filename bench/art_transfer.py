@@ -2,8 +2,9 @@
 
     python bench/art_transfer.py [--scenes 400] [--epochs 5] [--per-tier 30]
 
-Trains the recipe's classifier twice with a small budget, once on the artwork alone and once
-on the project's drawn tiles alone (the city finder is the shipped one), then reads fresh
+Trains the recipe's classifier and icon reader twice with a small budget, once on the artwork
+alone and once on the project's drawn tiles alone (the city finder is the shipped one), then
+reads fresh
 photos of both art sources with each. The held-out source measures transfer: drawn tiles ->
 artwork and artwork -> drawn tiles. Needs the [train] extra (torch); about 10 minutes on 2
 cores with the defaults.

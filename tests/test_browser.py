@@ -230,7 +230,8 @@ def test_the_picker_gives_the_focus_back_to_its_cell_after_the_page_was_redrawn(
     expect(page.locator("#picker")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#picker")).to_be_hidden()
-    assert page.evaluate("document.activeElement.dataset.focus") == "cell:0:0:1"
+    # (waited for: on a busy machine the focus lands a frame after the picker hides)
+    page.wait_for_function("document.activeElement?.dataset.focus === 'cell:0:0:1'", timeout=5000)
     page.close()
 
 
