@@ -347,8 +347,7 @@ def train_tiles(args, budget: dict, recipe: dict, out: Path, cached: bool, start
                  "tiers": list(TIERS)},
         "accuracy_held_out_crops": crop_accuracy(tile_net, held),
     })
-    if (out / "icons.onnx").is_file():  # (the anchors are read with it; else it comes next)
-        save_anchors(out)
+    save_anchors(out)
 
 
 def save_icons(net: IconNet, out: Path, about: dict) -> None:
@@ -367,8 +366,8 @@ def save_icons(net: IconNet, out: Path, about: dict) -> None:
 
 
 def train_icon_reader(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:
-    """Train the icon reader on the classifier's tavern crops (rendered again unless cached),
-    save it and the anchors (which are read with it)."""
+    """Train the icon reader on the classifier's tavern crops (rendered again unless cached)
+    and save it."""
     print("training the icon reader ...", flush=True)
     cls = data.build("classifier", args.seed, budget["cls_scenes"], processes=args.processes,
                      use_cache=cached)
@@ -381,7 +380,6 @@ def train_icon_reader(args, budget: dict, recipe: dict, out: Path, cached: bool)
                  "colours": "every crop recoloured each epoch (training.train.recoloured)"},
         "accuracy_held_out_corners": icon_accuracy(net, held, args.seed + 1),
     })
-    save_anchors(out)
 
 
 def train_city_finder(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:
