@@ -320,25 +320,26 @@ def main(argv: list[str] | None = None) -> int:
               "python": platform.python_version()}
 
     cached = args.budget != "tiny"
+    if args.only in (None, "classifier", "icons"):  # (both learn from the classifier's crops)
+        print("rendering classifier data ...", flush=True)
+        cls = data.build("classifier", args.seed, budget["cls_scenes"], processes=args.processes,
+                         use_cache=cached)
+        held = data.build("classifier", args.seed + 1, max(4, budget["cls_scenes"] // 10),
+                          processes=args.processes, use_cache=cached)
+        print(f"  {len(cls['tile'])} crops ({time.time() - started:.0f} s)", flush=True)
     if args.only in (None, "classifier"):
-        train_tiles(args, budget, recipe, out, cached, started)
+        train_tiles(cls, held, budget, recipe, out, args.seed)
     if args.only in (None, "icons"):
-        train_icon_reader(args, budget, recipe, out, cached)
+        train_icon_reader(cls, held, budget, recipe, out, args.seed)
     if args.only in (None, "finder"):
         train_city_finder(args, budget, recipe, out, cached)
     print(f"done in {time.time() - started:.0f} s", flush=True)
     return 0
 
 
-def train_tiles(args, budget: dict, recipe: dict, out: Path, cached: bool, started: float) -> None:
-    """Render the classifier's crops, train it and save it with its held-out accuracy."""
-    print("rendering classifier data ...", flush=True)
-    cls = data.build("classifier", args.seed, budget["cls_scenes"], processes=args.processes,
-                     use_cache=cached)
-    held = data.build("classifier", args.seed + 1, max(4, budget["cls_scenes"] // 10),
-                      processes=args.processes, use_cache=cached)
-    print(f"  {len(cls['tile'])} crops ({time.time() - started:.0f} s)", flush=True)
-    tile_net = train_classifier(cls, budget["cls_epochs"], args.seed)
+def train_tiles(cls: dict, held: dict, budget: dict, recipe: dict, out: Path, seed: int) -> None:
+    """Train the classifier on its crops and save it with its accuracy on ``held``."""
+    tile_net = train_classifier(cls, budget["cls_epochs"], seed)
     save_classifier(tile_net, out, {
         "recipe": recipe,
         "data": {"scenes": budget["cls_scenes"], "crops": len(cls["tile"]),
@@ -365,20 +366,17 @@ def save_icons(net: IconNet, out: Path, about: dict) -> None:
     })
 
 
-def train_icon_reader(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:
-    """Train the icon reader on the classifier's tavern crops (rendered again unless cached)
-    and save it."""
+def train_icon_reader(cls: dict, held: dict, budget: dict, recipe: dict, out: Path,
+                      seed: int) -> None:
+    """Train the icon reader on the classifier's tavern crops and save it with its accuracy
+    on ``held``'s."""
     print("training the icon reader ...", flush=True)
-    cls = data.build("classifier", args.seed, budget["cls_scenes"], processes=args.processes,
-                     use_cache=cached)
-    held = data.build("classifier", args.seed + 1, max(4, budget["cls_scenes"] // 10),
-                      processes=args.processes, use_cache=cached)
-    net = train_icons(cls, budget["icon_epochs"], args.seed)
+    net = train_icons(cls, budget["icon_epochs"], seed)
     save_icons(net, out, {
         "recipe": recipe,
         "data": {"scenes": budget["cls_scenes"], "corners": len(tavern_corners(cls)[1]),
                  "colours": "every crop recoloured each epoch (training.train.recoloured)"},
-        "accuracy_held_out_corners": icon_accuracy(net, held, args.seed + 1),
+        "accuracy_held_out_corners": icon_accuracy(net, held, seed + 1),
     })
 
 
