@@ -123,3 +123,32 @@ def test_a_photo_of_the_players_printing_is_corrected_by_their_inks_however_sure
     assert reader._correction(theirs)[0].inks is not None
     own = reader.read_photo(photo("hard-00").read_bytes())
     assert reader._correction(own)[0].inks is None
+
+
+def test_a_photo_of_the_players_printing_is_read_through_their_inks_from_its_first_look():
+    """Once the players' printing's inks are learned, a photo of it is read through them
+    from its first look, not searched as taken: as taken, it reads doubtfully wherever the
+    city lies, and the search for a surer place took seconds before ``read`` took the
+    reading through the inks anyway (editions H and J of bench/adaptation.py). A photo of
+    the printing the model knows is read as before, as taken."""
+    reader = PhotoReader()
+    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
+        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    taught = reader.read_photo(other_printing("easy-02"))
+    reader.adaptation = reader.learn(_lessons(taught, truth("easy-02")["grid"]))
+    searched = []
+    search_lattice = PhotoReader.search_lattice
+
+    def spy(self, *args, **kwargs):
+        searched.append(True)
+        return search_lattice(self, *args, **kwargs)
+
+    reader.search_lattice = spy.__get__(reader)
+    for case in ("easy-00", "medium-01"):
+        theirs = reader.read_photo(other_printing(case))
+        assert theirs.grid == truth(case)["grid"]
+        assert theirs.photo.as_taken  # (the cells kept as taken, as read keeps them)
+        assert not searched, case
+    own = reader.read_photo(photo("hard-00").read_bytes())
+    assert own.grid == truth("hard-00")["grid"]
+    assert reader._read_their_printing(own.photo, None, reader._first_looks(own.photo, None)) is None
