@@ -854,19 +854,17 @@ class PhotoReader:
         kept.timing_ms = reading.timing_ms
         return kept
 
-    def _surer_corrected(self, reading: Reading, corrected: Reading, photo: Photo,
-                         min_gain: float | None = None) -> Reading:
+    def _surer_corrected(self, reading: Reading, corrected: Reading, photo: Photo) -> Reading:
         """The ``corrected`` reading of a ``photo`` (as taken) when it is clearly surer than
-        its ``reading`` as taken (by ``min_gain``, ``config.corrected_min_gain`` unless
-        given) and lies in the same place, with the photo as taken; else ``reading``."""
+        its ``reading`` as taken (``config.corrected_min_gain``) and lies in the same place,
+        with the photo as taken; else ``reading``."""
         # the colours change, not where the city lies: a corrected reading elsewhere is the
         # search ending on a block of the cloth
         if not search.inside(corrected.corners.mean(0), reading.corners):
             return reading
 
         def clearly_surer(other: Reading) -> bool:
-            gain = self.config.corrected_min_gain if min_gain is None else min_gain
-            return _sureness(other) - _sureness(reading) >= gain
+            return _sureness(other) - _sureness(reading) >= self.config.corrected_min_gain
 
         if self.adaptation is None and not clearly_surer(corrected):
             return reading  # (no cells to read as taken for a reading not kept)
@@ -948,18 +946,20 @@ class PhotoReader:
     def _read_their_printing(self, photo: Photo, corners: np.ndarray | None,
                              first: _FirstLooks) -> Reading | None:
         """``read`` of a photo of the players' printing, once its inks are learned: read
-        through them from the start, or None when the photo is not of their printing (its
-        first look, ``_players_printing``), or when some cell of its first look through them
-        does not look like a tile. That look settles where the city lies, give or take a
-        fraction of a cell (``_nudged_look``): a cell still doubtful there doubts a tavern's
-        kind or a building that the players' cells tell apart (``reading_of``), not its place.
+        through them from its first look, without the search as taken. None (``read`` goes
+        on as before) when the photo's first look is not of their printing
+        (``_players_printing``), when a cell of its first look through the inks does not
+        look like a tile, or when that reading is not clearly surer than the first look as
+        taken (``_surer_corrected``, as ``read`` keeps a corrected reading).
 
-        As taken, the photo of a printing with other inks reads doubtfully wherever the
-        city lies, and the search for where it reads surely took seconds (edition H, taught
-        two photos: 2.1 s, then 0.06 s through the inks) before the reading through the
-        inks that ``read`` keeps anyway (``_correction`` takes the players' inks in a photo
-        of their printing). The reading kept is the one ``read`` keeps: the cells as taken,
-        the model's answer through the inks (``_surer_corrected``)."""
+        As taken, a photo of a printing with other inks reads doubtfully wherever the city
+        lies, and the search for where it reads surely took seconds (edition H, taught two
+        photos: 2.1 s, then 0.06 s through the inks) before ``read`` took the reading through
+        the inks anyway (``_correction`` takes them in a photo of their printing). Through
+        the inks, a first look whose cells all look like tiles settles where the city lies,
+        give or take a fraction of a cell (``_nudged_look``): a cell still doubtful there
+        doubts its building, which the players' cells and pictures tell (``reading_of``),
+        not its place."""
         learned = self.adaptation.inks if self.adaptation is not None else None
         seen, look = first.photo, first.looks[0]
         if learned is None or look.not_tiles or not self._players_printing(
@@ -981,9 +981,8 @@ class PhotoReader:
         corrected = self.reading_of(best, through.photo)
         corrected.timing_ms = {"decode": photo.decode_ms, "detect": first.ms,
                                "classify": (time.perf_counter() - t0) * 1000}
-        as_taken = self.reading_of(look, seen)  # (any surer: the inks were fitted to
-        # undo this printing, and read every cell surely where the city lies)
-        kept = self._surer_corrected(as_taken, corrected, photo, min_gain=0.0)
+        as_taken = self.reading_of(look, seen)
+        kept = self._surer_corrected(as_taken, corrected, photo)
         return None if kept is as_taken else kept
 
     def _first_looks(self, photo: Photo, corners: np.ndarray | None) -> _FirstLooks:
