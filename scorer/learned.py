@@ -20,11 +20,11 @@ from .city import BUILDINGS
 from .errors import TableError
 from .vision.adaptation import CELL_DTYPE, Adaptation, Anchors
 from .vision.appearance import look_values
-from .vision.inks import colour_values
+from .vision.inks import colour_values, old_colour_values
 
 LEARNED_FILE = "learned-tiles.npz"
 MAX_LESSONS = 100_000
-MAX_UNPACKED_BYTES = MAX_LESSONS * 1400  # cells of 160 float16 features, 27 colours and
+MAX_UNPACKED_BYTES = MAX_LESSONS * 1400  # cells of 160 float16 features, 30 colours and
 # a look of 432, names and flags
 
 
@@ -76,8 +76,9 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
             and len(cells) == len(buildings) == len(player) <= MAX_LESSONS):
         raise TableError(problem)
     n = len(buildings)
-    if n and cells.shape[1] - width not in (0, colour_values(), look_values(),
-                                            colour_values() + look_values()):
+    if n and cells.shape[1] - width not in (0, look_values(), *(
+            colours + looks for colours in (colour_values(), old_colour_values())
+            for looks in (0, look_values()))):
         raise TableError("these tiles were learned with another version of the tile model")
     if not all(b in BUILDINGS for b in buildings.tolist()) or not np.isfinite(cells).all():
         raise TableError(problem)

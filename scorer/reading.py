@@ -44,7 +44,8 @@ class Reading:
     config : the reader's config (flags and the warp layout follow it)
     cells : (4, 4, D) float32, each upright cell's features: what learning from the
         players' labels needs (see adaptation)
-    colours : (16, K, 3) float32, each upright cell's colours as taken (``inks.cell_colours``):
+    colours : (16, K + 1, 3) float32, each upright cell's colours as taken and its city's
+        mean colour (``inks.cell_colours``):
         what learning the players' printing's inks needs
     looks : (16, A) float32, each upright cell's look as taken (``appearance.looks``): what
         learning the players' printing's pictures needs
@@ -920,7 +921,7 @@ class PhotoReader:
         views = [looks[j][i] for i in range(len(turns)) for j in range(len(gains))]
         learned = self.adaptation.inks if self.adaptation is not None else None
         if learned is not None:
-            candidates.append(light.Correction(gains[2], inks=learned))
+            candidates.append(self._through_inks(image, quad))
             views.append(candidates[-1](warped))
         read = self.read_cities_cells(views, upright=True)
         sure = [self._log_sureness(probs).sum() for _, _, probs, _ in read]
@@ -933,6 +934,13 @@ class PhotoReader:
                                     or self._players_printing(read[0])):
             best = len(candidates) - 1
         return candidates[best], bool(sure[best] > sure[0])
+
+    def _through_inks(self, image: np.ndarray, quad: np.ndarray) -> light.Correction:
+        """The correction through the players' printing's inks of a photo (``image``) of a
+        city outlined by ``quad`` (4, 2): its colours put on the grey level the inks were
+        fitted on (``inks.levelled``), then the inks."""
+        gains = light.grey_world_gains(image, quad, self.config.ink_level)
+        return light.Correction(gains, inks=self.adaptation.inks)
 
     def _players_printing(self, read: tuple) -> bool:
         """Whether a city's cells as taken (``read_cities_cells``' tuple) show the players'
@@ -965,11 +973,10 @@ class PhotoReader:
         if learned is None or look.not_tiles or not self._players_printing(
                 (look.k, look.upright, look.probs, look.cells)):
             return None
-        correction = light.Correction(light.grey_world_gains(seen.image, look.quad),
-                                      inks=learned)
         t0 = time.perf_counter()
         try:
-            through = self._first_looks(photo.corrected(correction), corners)
+            through = self._first_looks(photo.corrected(self._through_inks(seen.image, look.quad)),
+                                        corners)
         except GridNotFound:
             return None
         best = through.looks[0]

@@ -11,8 +11,9 @@ from scorer.learned import lessons_from_bytes, lessons_to_bytes
 from scorer.reading import PhotoReader
 from scorer.vision.adaptation import CELL_DTYPE, Anchors
 from scorer.vision.appearance import look_values
-from scorer.vision.config import ADAPT
-from scorer.vision.inks import apply_inks, face_colours, fit_inks
+from scorer.vision.config import ADAPT, DEFAULT
+from scorer.vision.geometry import warp_size
+from scorer.vision.inks import apply_inks, cell_colours, face_colours, fit_inks, levelled, old_colour_values
 from training.tiles import drawn_faces
 
 
@@ -152,3 +153,32 @@ def test_a_photo_of_the_players_printing_is_read_through_their_inks_from_its_fir
     own = reader.read_photo(photo("hard-00").read_bytes())
     assert own.grid == truth("hard-00")["grid"]
     assert reader._read_their_printing(own.photo, None, reader._first_looks(own.photo, None)) is None
+
+
+def test_a_citys_colours_are_levelled_whatever_the_photos_brightness():
+    """Put on one grey level (``levelled``), a city's colours are the same in a photo taken
+    darker (a dim room, a camera's other exposure): cities of two photos of one printing
+    then teach one map. Balanced grey alone, their levels differed (89 and 137 on edition I of
+    bench/adaptation.py, and a map fitted to both fitted neither)."""
+    rng = np.random.default_rng(5)
+    side, _ = warp_size(DEFAULT)
+    upright = rng.integers(40, 220, (side, side, 3)).astype(np.uint8)
+    darker = (upright * np.float32([0.55, 0.6, 0.5])).astype(np.uint8)  # and a cast
+    bright, dim = cell_colours(upright), cell_colours(darker)
+    assert bright.shape == (16, DEFAULT.ink_grid ** 2 + 1, 3)
+    assert np.abs(levelled(bright) - levelled(dim)).max() < 3
+    assert np.allclose(levelled(bright)[..., 0].mean(), DEFAULT.ink_level, rtol=0.05)
+
+
+def test_colours_stored_before_they_could_be_levelled_teach_no_inks():
+    """Cells stored with the older colours (the squares balanced grey, no city's mean) still
+    teach their look-alikes and pictures, and no inks: their level is unknown."""
+    reader = PhotoReader()
+    new = _lessons(reader.read_photo(other_printing("easy-02")), truth("easy-02")["grid"])
+    width = reader.classifier.feature_size
+    old = [(np.frombuffer(cell, CELL_DTYPE)[:width + old_colour_values()].tobytes(), b, p)
+           for cell, b, p in new]
+    learned = reader.learn(old)
+    assert learned.cells == 16 and learned.inks is None
+    assert lessons_from_bytes(lessons_to_bytes(old), width) == old
+    assert reader.learn(new).inks is not None

@@ -309,14 +309,16 @@ def test_the_cli_reads_with_the_data_folders_learned_tiles(client, tmp_path, cap
 
 def test_cells_are_stored_compactly():
     """A reading's cells are the model's float16 features, then each cell's grid of colours
-    as taken (3 x 3 squares of RGB), then its look (12 x 12 squares of Lab, each channel less
-    its mean, of unit length), 16 equal parts."""
+    as taken (3 x 3 squares of RGB) and its city's mean colour, then its look (12 x 12
+    squares of Lab, each channel less its mean, of unit length), 16 equal parts."""
     reading = PhotoReader().read_file(str(photo("easy-00")))
     cells = np.frombuffer(reading.cells_bytes(), np.float16).reshape(16, -1)
-    assert cells.shape[1] == 160 + 27 + 432 and np.isfinite(cells).all()
-    colours = cells[:, 160:187].astype(np.float32).reshape(16, 9, 3)
-    assert 0 <= colours.min() and colours.max() <= 255 and colours.std() > 10  # the tiles' own
-    looks = cells[:, 187:].astype(np.float32).reshape(16, 144, 3)
+    assert cells.shape[1] == 160 + 30 + 432 and np.isfinite(cells).all()
+    colours = cells[:, 160:190].astype(np.float32).reshape(16, 10, 3)
+    assert 0 <= colours.min() and colours.max() <= 255 and colours[:, :9].std() > 10  # the
+    # tiles' own; the city's mean, the same for all sixteen
+    assert np.allclose(colours[:, 9], colours[0, 9]) and colours[0, 9].min() > 0
+    looks = cells[:, 190:].astype(np.float32).reshape(16, 144, 3)
     assert np.allclose(np.linalg.norm(looks.reshape(16, -1), axis=1), 1, atol=1e-2)
     assert np.allclose(looks.mean(axis=1), 0, atol=1e-2)
 

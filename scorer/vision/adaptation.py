@@ -61,7 +61,7 @@ from ..city import BUILDINGS, SIZE, TAVERN_KINDS
 from ..errors import LearningRefused, ModelError
 from .appearance import look_values, vote
 from .config import ADAPT, AdaptConfig
-from .inks import colour_values, fit_inks
+from .inks import colour_values, fit_inks, levelled, old_colour_values
 
 ANCHORS_FILE = "tiles-anchors.npz"
 CELL_DTYPE = np.float16  # a cell's features are stored this way
@@ -72,7 +72,7 @@ PHOTO = SIZE * SIZE  # cells of one photo's city, read in a row
 class Evidence:
     """Labelled cells: the model's features (N, D) for each, building indices (N,) into
     BUILDINGS, weights (N,) (a player's own choice counts more than a cell of a reading
-    the player accepted), the cells' colours (N, K, 3) (``inks.cell_colours``), from which
+    the player accepted), the cells' colours (N, K + 1, 3) (``inks.cell_colours``), from which
     the players' printing's inks are learned, and their looks (N, A) (``appearance.looks``),
     their printing's pictures; NaN for a cell stored without them."""
 
@@ -92,15 +92,15 @@ class Evidence:
         ``config.accepted_weight``."""
         lessons = [(c, b, p) for c, b, p in lessons if b in BUILDINGS]
         rows = [np.frombuffer(c, CELL_DTYPE).astype(np.float32) for c, _, _ in lessons]
-        n_colours, n_looks = colour_values(), look_values()
+        n_colours, n_looks, n_old = colour_values(), look_values(), old_colour_values()
         colours = np.full((len(rows), n_colours // 3, 3), np.nan, np.float32)
         looks = np.full((len(rows), n_looks), np.nan, np.float32)
         for i, row in enumerate(rows):
             extra = len(row) - width
             if extra in (n_colours, n_colours + n_looks):
                 colours[i] = row[width:width + n_colours].reshape(-1, 3)
-            if extra in (n_looks, n_colours + n_looks):
-                looks[i] = row[-n_looks:]
+            if extra in (n_looks, n_colours + n_looks, n_old + n_looks):  # (colours stored
+                looks[i] = row[-n_looks:]  # before they could be levelled teach no inks)
         features = np.array([row[:width] for row in rows], np.float32).reshape(len(rows), width)
         return cls(features, np.array([BUILDINGS.index(b) for _, b, _ in lessons], np.int64),
                    np.array([1.0 if p else config.accepted_weight for _, _, p in lessons],
@@ -402,9 +402,9 @@ def _inks(evidence: Evidence, anchors: Anchors, config: AdaptConfig) -> np.ndarr
     (``inks.fit_inks``), None without enough of them or without the faces' colours."""
     with_colours = np.isfinite(evidence.colours).all(axis=(1, 2)) if evidence.colours.size \
         else np.zeros(len(evidence), bool)
-    if anchors.faces is None or anchors.faces.shape[1:] != evidence.colours.shape[1:]:
+    if anchors.faces is None or anchors.faces.shape[1] != evidence.colours.shape[1] - 1:
         return None
-    return fit_inks(evidence.colours[with_colours], evidence.labels[with_colours],
+    return fit_inks(levelled(evidence.colours[with_colours]), evidence.labels[with_colours],
                     anchors.faces, config)
 
 

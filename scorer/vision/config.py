@@ -83,7 +83,9 @@ class VisionConfig:
     # vision.inks), taken when they read this much surer than the best of those
     ink_span: tuple[float, float] = (0.2, 0.8)  # a cell's colours, for learning a
     # printing's inks: the mean colours over this much of the cell (away from the frame), ...
-    ink_grid: int = 3  # ... in a grid of this many squares a side
+    ink_grid: int = 3  # ... in a grid of this many squares a side, ...
+    ink_level: float = 128.0  # ... each channel scaled so that the city's mean is this (the
+    # lamp's colour and the photo's brightness undone; the inks are applied after the same)
     look_span: tuple[float, float] = (0.1, 0.9)  # a cell's look, for learning a printing's
     # pictures (see vision.appearance): this much of the cell (away from the gaps), ...
     look_px: int = 12  # ... in this many squares a side

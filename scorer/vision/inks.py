@@ -10,10 +10,14 @@ an affine map of the three channels, is the printing's inks: applied to a new ph
 tiles take the colours the model learned, and the shipped model reads them.
 
 Each cell is summed up by the mean colours of a grid over its middle (``config.ink_grid``
-squares a side, over ``config.ink_span`` of the cell, away from the frame and the gaps),
-after the city's own grey balance (a lamp's colour is the light's, not the printing's).
-A duplex half or a printed tavern with a picture of its own does not match its building's
-face: the cells the map fits worst are left out and the map fitted again.
+squares a side, over ``config.ink_span`` of the cell, away from the frame and the gaps), kept
+as taken with its city's mean colour. The map is fitted, and applied, to colours put on one
+grey level (``levelled``): each channel scaled so that the city's mean is
+``config.ink_level``. That undoes the lamp's colour (the light's, not the printing's) and the
+photo's brightness: cities of two photos, each only balanced grey, lay on levels 89 and 137
+(edition I), and a map fitted to both fitted neither. A duplex half or a printed tavern with
+a picture of its own does not match its building's face: the cells the map fits worst are
+left out and the map fitted again.
 """
 
 from __future__ import annotations
@@ -27,7 +31,15 @@ from .geometry import warp_size
 
 
 def colour_values(config: VisionConfig = DEFAULT) -> int:
-    """How many numbers a cell's colours are: G * G squares of three channels."""
+    """How many numbers a cell's colours are: G * G squares and its city's mean, of three
+    channels."""
+    return 3 * (config.ink_grid ** 2 + 1)
+
+
+def old_colour_values(config: VisionConfig = DEFAULT) -> int:
+    """How many numbers a cell's colours were when stored before 2026-12-06: its squares
+    balanced grey, on its photo's own level (no city's mean to level them by: such cells
+    teach no inks)."""
     return 3 * config.ink_grid ** 2
 
 
@@ -38,16 +50,23 @@ def face_colours(face: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray
 
 
 def cell_colours(upright: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
-    """``face_colours`` of every cell (16, G * G, 3) float32, row-major, of an upright
-    warped city (S, S, 3) uint8 RGB as taken, balanced grey over its sixteen cells (the
-    squares' means scaled so that the city's three channels have the same mean). From
-    one integral image."""
+    """Every cell's colours (16, G * G + 1, 3) float32, row-major, of an upright warped city
+    (S, S, 3) uint8 RGB as taken: its ``face_colours``, then the city's mean colour over its
+    sixteen cells (the same for all; see ``levelled``). From one integral image."""
     _, pad = warp_size(config)
     side = SIZE * config.cell_px
     total = cv2.integral(upright[pad:pad + side, pad:pad + side])  # (side + 1, side + 1, 3)
     overall = total[-1, -1] / side ** 2  # (3,) the city's mean colour
     means = _grid_means(total, SIZE, config.cell_px, config)
-    return (means * (overall.mean() / np.maximum(overall, 1.0))).astype(np.float32)
+    city = np.broadcast_to(overall, (len(means), 1, 3))
+    return np.concatenate([means, city], axis=1).astype(np.float32)
+
+
+def levelled(colours: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
+    """Cells' colours (N, G * G + 1, 3) (``cell_colours``) put on one grey level: each
+    square's channels scaled so that its city's mean is ``config.ink_level`` in each, as
+    ``light.grey_world_gains(..., level)`` does to a photo. Returns (N, G * G, 3)."""
+    return colours[:, :-1] * (config.ink_level / np.maximum(colours[:, -1:], 1.0))
 
 
 def _grid_means(total: np.ndarray, cells: int, cell: float, config: VisionConfig) -> np.ndarray:
@@ -72,7 +91,7 @@ def fit_inks(colours: np.ndarray, labels: np.ndarray, faces: np.ndarray,
     buildings' faces, or None when too few cells of too few buildings are labelled to
     tell a printing's inks from a few buildings' colours.
 
-    colours : (N, G * G, 3) ``cell_colours`` of labelled cells; labels (N,) their building
+    colours : (N, G * G, 3) ``levelled`` colours of labelled cells; labels (N,) their building
     indices into faces (B, G * G, 3), ``face_colours`` of each building's face. Fitted by
     least squares ``config.inks_rounds`` times, each time without the samples fitted
     worst (all but ``config.inks_keep`` of them). The map takes [r, g, b, 255] rows to

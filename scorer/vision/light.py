@@ -31,10 +31,12 @@ class Correction:
         return turned_hue(image, self.hue_turn)
 
 
-def grey_world_gains(image: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
+def grey_world_gains(image: np.ndarray, region: np.ndarray | None = None,
+                     level: float | None = None) -> np.ndarray:
     """Gains (3,) float32 that give the three colour channels of ``image`` (H, W, 3) uint8
     the same mean: over the whole photo, or over ``region`` (4, 2), a city's outline in the
-    image's pixels.
+    image's pixels. With ``level``, that mean is ``level`` (the photo's brightness undone
+    too: see ``inks.levelled``), else the channels' mean as taken.
 
     A desk lamp lights the table orange and the camera's white balance leaves much of it in
     the photo; the tiles' colours then lie where the classifier never saw them (the training
@@ -53,7 +55,7 @@ def grey_world_gains(image: np.ndarray, region: np.ndarray | None = None) -> np.
         if mask.any():
             pixels = box[mask > 0]
     means = pixels.mean(axis=0)
-    return (means.mean() / np.maximum(means, 1.0)).astype(np.float32)
+    return ((level or means.mean()) / np.maximum(means, 1.0)).astype(np.float32)
 
 
 def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
