@@ -76,9 +76,9 @@ def lessons_from_bytes(data: bytes, width: int) -> list[tuple[bytes, str, bool]]
             and len(cells) == len(buildings) == len(player) <= MAX_LESSONS):
         raise TableError(problem)
     n = len(buildings)
-    if n and cells.shape[1] - width not in (0, look_values(), *(
-            colours + looks for colours in (colour_values(), old_colour_values())
-            for looks in (0, look_values()))):
+    colours, old, looks = colour_values(), old_colour_values(), look_values()
+    if n and cells.shape[1] - width not in (0, colours, old, looks, colours + looks,
+                                            old + looks):
         raise TableError("these tiles were learned with another version of the tile model")
     if not all(b in BUILDINGS for b in buildings.tolist()) or not np.isfinite(cells).all():
         raise TableError(problem)

@@ -809,6 +809,8 @@ class PhotoReader:
         estimates show no city (``config.no_city_cells``) is refused so (a table photo seen
         whole: its cities are looked for closer instead).
 
+        Once the players' printing's inks are learned, a photo of it is read through them
+        from its first look (``_read_their_printing``), not searched as taken first.
         A reading with doubtful cells is read again from the photo with its colours corrected
         (``_correction``): under a warm lamp, or in a printing with other inks, the tiles'
         colours lie where the classifier never saw them, and on a busy cloth the city's
@@ -931,7 +933,7 @@ class PhotoReader:
         if sure[turned] - sure[best] >= cfg.hue_turn_min_gain:
             best = turned
         if learned is not None and (sure[-1] - sure[best] >= cfg.inks_min_gain
-                                    or self._players_printing(read[0])):
+                                    or self._players_printing(*read[0][2:])):
             best = len(candidates) - 1
         return candidates[best], bool(sure[best] > sure[0])
 
@@ -942,12 +944,11 @@ class PhotoReader:
         gains = light.grey_world_gains(image, quad, self.config.ink_level)
         return light.Correction(gains, inks=self.adaptation.inks)
 
-    def _players_printing(self, read: tuple) -> bool:
-        """Whether a city's cells as taken (``read_cities_cells``' tuple) show the players'
-        printing (``Adaptation.printings``): its inks, fitted to undo exactly that printing,
-        are then its colour correction, however sure the other corrections read (a turn of
-        the hues that reads a city surer can read a tavern's icon as another kind's)."""
-        _, _, probs, features = read
+    def _players_printing(self, probs: np.ndarray, features: np.ndarray) -> bool:
+        """Whether a city's cells as taken (probs (4, 4, L) and features (4, 4, D)) show the
+        players' printing (``Adaptation.printings``): its inks, fitted to undo exactly that
+        printing, are then its colour correction, however sure the other corrections read (a
+        turn of the hues that reads a city surer can read a tavern's icon as another kind's)."""
         return bool(self.adaptation.printings(probs.reshape(SIZE * SIZE, -1),
                                               features.reshape(SIZE * SIZE, -1))[0] > 0)
 
@@ -968,10 +969,9 @@ class PhotoReader:
         give or take a fraction of a cell (``_nudged_look``): a cell still doubtful there
         doubts its building, which the players' cells and pictures tell (``reading_of``),
         not its place."""
-        learned = self.adaptation.inks if self.adaptation is not None else None
         seen, look = first.photo, first.looks[0]
-        if learned is None or look.not_tiles or not self._players_printing(
-                (look.k, look.upright, look.probs, look.cells)):
+        if self.adaptation is None or self.adaptation.inks is None or look.not_tiles or \
+                not self._players_printing(look.probs, look.cells):
             return None
         t0 = time.perf_counter()
         try:
