@@ -27,7 +27,9 @@ gamma of 1.1, a grey frame), made before that, is held out: nothing was tuned on
 made before the players' inks were made the colour correction of a photo of their printing
 (2026-12-06, thirty-first session; developed on G), was measured once with that change and
 looked at cell by cell since: development. "Edition J" (--edition J: hue -70 degrees, a
-gamma of 1.05, an olive frame), made after that change, is held out.
+gamma of 1.05, an olive frame), made after that change, is held out. "Edition K" (--edition K:
+hue +50 degrees, less contrast, a gamma of 1.15, a red frame), made in the thirty-fourth
+session, is held out.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -125,6 +127,9 @@ EDITIONS = {
     "J": Edition(-70.0, 0.95, 0.9, (-4.0, 6.0, -6.0), (90.0, 120.0, 60.0), 22, False, 1.05),
     # (made 2026-12-06, thirty-first session, after the inks change, measured once with it
     # and once with a try of the pictures overruling sure readings: held out)
+    "K": Edition(50.0, 1.0, 0.85, (0.0, 4.0, -6.0), (170.0, 60.0, 60.0), 18, False, 1.15),
+    # (made 2026-12-06, thirty-fourth session, after the first look as taken was kept when it
+    # reads surely, measured with the code before and after that change only: held out)
 }
 EDITION = "B"
 

@@ -955,11 +955,14 @@ class PhotoReader:
     def _read_their_printing(self, photo: Photo, corners: np.ndarray | None,
                              first: _FirstLooks) -> Reading | None:
         """``read`` of a photo of the players' printing, once its inks are learned: read
-        through them from its first look, without the search as taken. None (``read`` goes
-        on as before) when the photo's first look is not of their printing
-        (``_players_printing``), when a cell of its first look through the inks does not
-        look like a tile, or when that reading is not clearly surer than the first look as
-        taken (``_surer_corrected``, as ``read`` keeps a corrected reading).
+        through them from its first look, without the search as taken; or that first look as
+        taken, when the reading through the inks is not clearly surer (``_surer_corrected``,
+        as ``read`` keeps a corrected reading), every cell of the look as taken reads surely
+        (by the players' cells and pictures, and the taverns' icons) and the reading through
+        the inks reads none of them surely as another building. None (``read`` goes on as
+        before) when the photo's first look is not of their printing (``_players_printing``),
+        when a cell of its first look through the inks does not look like a tile, or when
+        neither reading is kept.
 
         As taken, a photo of a printing with other inks reads doubtfully wherever the city
         lies, and the search for where it reads surely took seconds (edition H, taught two
@@ -968,7 +971,9 @@ class PhotoReader:
         the inks, a first look whose cells all look like tiles settles where the city lies,
         give or take a fraction of a cell (``_nudged_look``): a cell still doubtful there
         doubts its building, which the players' cells and pictures tell (``reading_of``),
-        not its place."""
+        not its place. A first look as taken that reads surely by them was searched for a
+        surer place all the same, for seconds, and could end misread (edition I, taught two
+        photos: 2 of 20 test photos read right at first sight, wrong after the search)."""
         seen, look = first.photo, first.looks[0]
         if self.adaptation is None or self.adaptation.inks is None or look.not_tiles or \
                 not self._players_printing(look.probs, look.cells):
@@ -990,7 +995,10 @@ class PhotoReader:
                                "classify": (time.perf_counter() - t0) * 1000}
         as_taken = self.reading_of(look, seen)
         kept = self._surer_corrected(as_taken, corrected, photo)
-        return None if kept is as_taken else kept
+        if kept is as_taken and (as_taken.uncertain() or _contradicted(as_taken, corrected)):
+            return None
+        kept.timing_ms = corrected.timing_ms
+        return kept
 
     def _first_looks(self, photo: Photo, corners: np.ndarray | None) -> _FirstLooks:
         """The looks at a photo's first corner estimates (or at the corners given);
@@ -1287,6 +1295,14 @@ def _framings(config: VisionConfig) -> tuple[tuple[np.ndarray, ...], int]:
             framing[b, axis] -= inward * move
             framings.append(framing)
     return tuple(framings), perspectives
+
+
+def _contradicted(reading: Reading, other: Reading) -> bool:
+    """Whether ``other`` reads a cell surely (``Reading.uncertain``'s threshold) as another
+    building than ``reading`` does."""
+    unsure = {tuple(cell) for cell in other.uncertain()}
+    return any(reading.grid[r][c] != other.grid[r][c] and (r, c) not in unsure
+               for r in range(SIZE) for c in range(SIZE))
 
 
 def _sureness(reading: Reading) -> float:
