@@ -26,6 +26,28 @@ def _lessons(reading, grid) -> list[tuple[bytes, str, bool]]:
     return [(cells[i].tobytes(), grid[i // 4][i % 4], True) for i in range(16)]
 
 
+def _reader_of_drawn_faces() -> PhotoReader:
+    """A reader whose anchors' faces are the drawn tiles' (the fixtures' printing), from
+    which the inks of another printing of them are learned."""
+    reader = PhotoReader()
+    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
+        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    return reader
+
+
+def _searches(reader: PhotoReader) -> list:
+    """A list that grows by one each time ``reader`` searches a photo on its lattice."""
+    searched = []
+    search_lattice = PhotoReader.search_lattice
+
+    def spy(self, *args, **kwargs):
+        searched.append(True)
+        return search_lattice(self, *args, **kwargs)
+
+    reader.search_lattice = spy.__get__(reader)
+    return searched
+
+
 def _printing() -> np.ndarray:
     """An affine colour map (4, 3) no turn of the hues undoes: red and blue swapped, less
     contrast, a green cast."""
@@ -72,9 +94,7 @@ def test_one_taught_city_of_a_new_printing_lets_the_shipped_model_read_another()
     (easy-02, every cell labelled) against the drawn faces (the printing the model knows
     here), the reader learns the printing's inks, chooses them for hard-00, and through
     them the shipped model alone, no look-alike, reads hard-00 right."""
-    reader = PhotoReader()
-    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
-        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    reader = _reader_of_drawn_faces()
     taught = reader.read_photo(other_printing("easy-02"))
     adaptation = reader.learn(_lessons(taught, truth("easy-02")["grid"]))
     assert adaptation.inks is not None
@@ -113,9 +133,7 @@ def test_a_photo_of_the_players_printing_is_corrected_by_their_inks_however_sure
     asked for being out of reach): a turn that reads a city surer can read a tavern's icon as
     another kind's (edition G of bench/adaptation.py). A photo of the printing the model knows
     is not matched to the players' printing and keeps the other corrections."""
-    reader = PhotoReader()
-    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
-        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    reader = _reader_of_drawn_faces()
     taught = reader.read_photo(turned_inks("easy-02", 100))
     reader.adaptation = reader.learn(_lessons(taught, truth("easy-02")["grid"]))
     assert reader.adaptation.inks is not None
@@ -132,19 +150,10 @@ def test_a_photo_of_the_players_printing_is_read_through_their_inks_from_its_fir
     city lies, and the search for a surer place took seconds before ``read`` took the
     reading through the inks anyway (editions H and J of bench/adaptation.py). A photo of
     the printing the model knows is read as before, as taken."""
-    reader = PhotoReader()
-    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
-        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    reader = _reader_of_drawn_faces()
     taught = reader.read_photo(other_printing("easy-02"))
     reader.adaptation = reader.learn(_lessons(taught, truth("easy-02")["grid"]))
-    searched = []
-    search_lattice = PhotoReader.search_lattice
-
-    def spy(self, *args, **kwargs):
-        searched.append(True)
-        return search_lattice(self, *args, **kwargs)
-
-    reader.search_lattice = spy.__get__(reader)
+    searched = _searches(reader)
     for case in ("easy-00", "medium-01"):
         theirs = reader.read_photo(other_printing(case))
         assert theirs.grid == truth(case)["grid"]
@@ -162,9 +171,7 @@ def test_a_photo_of_the_players_printing_that_reads_surely_as_taken_is_not_searc
     misread (edition I of bench/adaptation.py, taught two photos: 2 of its 20 test photos
     read right at first sight, then wrong after the search). Here a photo the players taught,
     read again with what they taught (the inks' reading made never clearer)."""
-    reader = PhotoReader()
-    reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
-        [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
+    reader = _reader_of_drawn_faces()
     lessons = []
     for case in ("easy-02", "easy-05"):  # every cell with its look (the pictures)
         cells = np.frombuffer(reader.read_photo(other_printing(case)).cells_bytes(),
@@ -173,14 +180,7 @@ def test_a_photo_of_the_players_printing_that_reads_surely_as_taken_is_not_searc
                     for i in range(16)]
     reader.adaptation = reader.learn(lessons)
     reader.config = dataclasses.replace(reader.config, corrected_min_gain=1e9)
-    searched = []
-    search_lattice = PhotoReader.search_lattice
-
-    def spy(self, *args, **kwargs):
-        searched.append(True)
-        return search_lattice(self, *args, **kwargs)
-
-    reader.search_lattice = spy.__get__(reader)
+    searched = _searches(reader)
     again = reader.read_photo(other_printing("easy-05"))
     assert again.grid == truth("easy-05")["grid"]
     assert not again.uncertain() and again.photo.as_taken
