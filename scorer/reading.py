@@ -991,13 +991,12 @@ class PhotoReader:
         if not self._reads_surely(best):  # a few cells doubtful: moved where they read
             best = self._nudged_look(through.photo.image, best)  # surest, a fraction of a cell
         corrected = self.reading_of(best, through.photo)
-        corrected.timing_ms = {"decode": photo.decode_ms, "detect": first.ms,
-                               "classify": (time.perf_counter() - t0) * 1000}
         as_taken = self.reading_of(look, seen)
         kept = self._surer_corrected(as_taken, corrected, photo)
         if kept is as_taken and (as_taken.uncertain() or _contradicted(as_taken, corrected)):
             return None
-        kept.timing_ms = corrected.timing_ms
+        kept.timing_ms = {"decode": photo.decode_ms, "detect": first.ms,
+                          "classify": (time.perf_counter() - t0) * 1000}
         return kept
 
     def _first_looks(self, photo: Photo, corners: np.ndarray | None) -> _FirstLooks:
