@@ -52,7 +52,7 @@ def test_the_vote_is_as_clear_as_the_pictures():
     groups = np.array([0, 1, 1])
     cells = np.stack([references[0], (references[0] + references[1]) / np.sqrt(2),
                       np.eye(8, dtype=np.float32)[5], references[2]])
-    group, trust = appearance.vote(cells, references, groups, ADAPT)
+    group, trust, plain = appearance.vote(cells, references, groups, ADAPT)
     assert group[0] == 0 and trust[0] == pytest.approx(ADAPT.look_strength)
     assert trust[1] == 0 and trust[2] == 0
     assert group[3] == 1 and trust[3] == pytest.approx(ADAPT.look_strength)
@@ -91,5 +91,35 @@ def test_a_printings_pictures_teach_the_buildings_its_colours_hide(reader):
                            for r, c in wrong[False]) >= 2
         assert len(wrong[False]) >= 6
         assert wrong[True] <= wrong[False] and len(wrong[True]) <= len(wrong[False]) // 2
+    finally:
+        reader.adaptation = None
+
+
+def test_a_picture_plainly_like_the_players_building_overrules_a_model_sure_of_another(reader):
+    """Another printing (red and blue swapped), taught one city (medium-00): at the corners
+    where a second city of it (easy-03) is read, the shipped model reads a food tavern surely
+    as a factory. Its picture is plainly the taught taverns' (``look_plain``), in a photo
+    matched to the players' printing, so it is read as a tavern, its kind from the icon;
+    a picture less plainly theirs leaves a sure cell to the model, as before."""
+    try:
+        reader.learn(_lessons(reader, other_printing("medium-00"), truth("medium-00")["grid"], True))
+        reading = reader.read_photo(other_printing("easy-03"))
+        taken = geometry.warp_city(reading.photo.image, reading.corners / reading.photo.scale)
+        _, _, probs, features = reader.read_cities_cells([taken], upright=True)[0]
+        probs, features = probs.reshape(16, -1), features.reshape(16, -1)
+        looks = appearance.looks(geometry.tile_crops(taken))
+        labels = reader.classifier.labels
+        cell = [r * 4 + c for r, row in enumerate(truth("easy-03")["grid"])
+                for c, building in enumerate(row) if building == "tavern-food"]
+        sure_factory = [i for i in cell if labels[probs[i].argmax()] == "factory"
+                        and probs[i].max() >= ADAPT.gate_sure]
+        assert sure_factory, "the premise: the model reads a food tavern surely as a factory"
+        assert (reader.adaptation.printings(probs, features) == 1).all()
+        read = reader.adaptation.by_pictures(probs, features, looks)
+        assert all(labels[read[i].argmax()] in TAVERN_KINDS for i in sure_factory)
+        strict = dataclasses.replace(reader.adaptation, config=dataclasses.replace(
+            ADAPT, look_plain=1.01))
+        read = strict.by_pictures(probs, features, looks)
+        assert all(labels[read[i].argmax()] == "factory" for i in sure_factory)
     finally:
         reader.adaptation = None

@@ -307,17 +307,21 @@ class Adaptation:
         """Probabilities (N, L) (``adjust``'s) blended with the building whose pictures, as
         the players labelled them, the cells' looks (N, A) are clearly most like
         (``appearance.vote``); a tavern's kind split as ``probs`` split it (the icon tells
-        it). Only for cells read doubtfully (under ``gate_sure``), not in a photo of the
-        model's own printing (``printings``, from the features (N, D), ``photo`` cells a
-        photo), and whether a cell shows a tile at all stays the model's call."""
+        it). Only for cells read doubtfully (under ``gate_sure``) or, in a photo of the
+        players' printing, whose picture is plainly one of their buildings'
+        (``appearance.vote``); not in a photo of the model's own printing (``printings``, from
+        the features (N, D), ``photo`` cells a photo); and whether a cell shows a tile at all
+        stays the model's call."""
         if self.looks is None or not len(self.looks):
             return probs
         printing = self.printings(probs, features, photo)
-        group, trust = vote(looks, self.looks, self.look_groups, self.config)
+        group, trust, plain = vote(looks, self.looks, self.look_groups, self.config)
         # a cell read surely is the model's (and the look-alikes'): a taught picture of another
-        # building nearer than those of its own can be a tile seen smaller or blurred
-        doubtful = probs.max(axis=1) < self.config.gate_sure
-        trust = trust * doubtful * (printing >= 0) * (1 - probs[:, self.empty])
+        # building nearer than those of its own can be a tile seen smaller or blurred; unless,
+        # in a photo of the players' printing, its picture is plainly one of their buildings'
+        # (edition I: shops read surely as factories, whose pictures were plainly the shops')
+        open_to_vote = (probs.max(axis=1) < self.config.gate_sure) | (plain & (printing > 0))
+        trust = trust * open_to_vote * (printing >= 0) * (1 - probs[:, self.empty])
         voted = np.zeros_like(probs)
         voted[np.arange(len(probs)), group] = 1.0
         kinds = list(self.taverns)

@@ -14,6 +14,7 @@ unlike ones near 0 or below. ``vote`` compares the cells read with the players' 
 picture is clearly most like those of one building (``look_sure``, and ahead of the next
 building by ``look_margin``) is read as that building as much as that is clear; the
 tavern kinds count as one building (the icon tells the kind: the model's answer splits it).
+A picture *plainly* like one building's (``look_plain``) may overrule a model sure of another.
 """
 
 from __future__ import annotations
@@ -47,21 +48,24 @@ def looks(tiles: np.ndarray, config: VisionConfig = DEFAULT) -> np.ndarray:
 
 
 def vote(cells: np.ndarray, references: np.ndarray, groups: np.ndarray,
-         config: AdaptConfig) -> tuple[np.ndarray, np.ndarray]:
+         config: AdaptConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Which building group each cell's picture is most like, and how clearly.
 
     cells (N, A) and references (M, A): looks (``looks``); groups (M,) the references'
     building groups (int, the tavern kinds one group). Returns the group (N,) of the
-    closest reference and the trust (N,) in [0, 1]: ramps from ``look_sure`` to
+    closest reference, the trust (N,) in [0, 1]: ramps from ``look_sure`` to
     ``look_sure_full`` of the closest's look product, times a ramp of its lead over the
-    closest reference of another group from ``look_margin`` to ``look_margin_full``."""
+    closest reference of another group from ``look_margin`` to ``look_margin_full``; and
+    whether the picture is plainly that group's (N,) bool: ``look_plain`` alike and
+    ``look_plain_margin`` ahead, enough to overrule a model sure of another building."""
     alike = cells @ references.T  # (N, M)
     best = alike.argmax(axis=1)
     near = alike[np.arange(len(cells)), best]
     other = np.where(groups[None, :] != groups[best][:, None], alike, -1.0).max(axis=1, initial=-1.0)
     trust = _ramp(near, config.look_sure, config.look_sure_full) * _ramp(
         near - other, config.look_margin, config.look_margin_full)
-    return groups[best], config.look_strength * trust
+    plain = (near >= config.look_plain) & (near - other >= config.look_plain_margin)
+    return groups[best], config.look_strength * trust, plain
 
 
 def _ramp(x: np.ndarray, lo: float, hi: float) -> np.ndarray:

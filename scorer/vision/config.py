@@ -206,6 +206,9 @@ class AdaptConfig:
     look_margin: float = 0.08  # ... as it leads the closest of another building by this
     look_margin_full: float = 0.25  # ... up to this, ...
     look_strength: float = 0.95  # ... at most this share of the answer
+    look_plain: float = 0.8  # a cell the model reads surely is read so too, in a photo of the
+    # players' printing, when its picture is this much like one of their buildings' ...
+    look_plain_margin: float = 0.3  # ... and leads the closest of another building by this
 
 
 DEFAULT = VisionConfig()
