@@ -164,26 +164,23 @@ def test_a_photo_of_the_players_printing_is_read_through_their_inks_from_its_fir
     assert reader._read_their_printing(own.photo, None, reader._first_looks(own.photo, None)) is None
 
 
-def test_a_photo_of_the_players_printing_that_reads_surely_as_taken_is_not_searched():
-    """A photo of the players' printing whose first look as taken reads every cell surely
-    (by the players' cells and pictures, and the icons) is read so when the reading through
-    their inks is no clearer: searched as taken, such photos took seconds and could end
-    misread (edition I of bench/adaptation.py, taught two photos: 2 of its 20 test photos
-    read right at first sight, then wrong after the search). Here a photo the players taught,
-    read again with what they taught (the inks' reading made never clearer)."""
+def test_a_photo_of_the_players_printing_is_read_from_its_first_look_as_taken_doubts_flagged():
+    """A photo of the players' printing whose first look as taken reads some cells
+    doubtfully is read so, those cells flagged for the players, when the reading through
+    their inks is no clearer: the two first looks have found the city, and searched as
+    taken such photos took 8-25 s and could end misread (editions I, J and K of
+    bench/adaptation.py, taught two photos). Here one taught photo, each cell with its look
+    (the pictures), and the inks' reading made never clearer."""
     reader = _reader_of_drawn_faces()
-    lessons = []
-    for case in ("easy-02", "easy-05"):  # every cell with its look (the pictures)
-        cells = np.frombuffer(reader.read_photo(other_printing(case)).cells_bytes(),
-                              CELL_DTYPE).reshape(16, -1)
-        lessons += [(cells[i].tobytes(), truth(case)["grid"][i // 4][i % 4], True)
-                    for i in range(16)]
-    reader.adaptation = reader.learn(lessons)
+    cells = np.frombuffer(reader.read_photo(other_printing("easy-02")).cells_bytes(),
+                          CELL_DTYPE).reshape(16, -1)
+    reader.adaptation = reader.learn([(cells[i].tobytes(), truth("easy-02")["grid"][i // 4][i % 4],
+                                       True) for i in range(16)])
     reader.config = dataclasses.replace(reader.config, corrected_min_gain=1e9)
     searched = _searches(reader)
-    again = reader.read_photo(other_printing("easy-05"))
-    assert again.grid == truth("easy-05")["grid"]
-    assert not again.uncertain() and again.photo.as_taken
+    again = reader.read_photo(other_printing("easy-01"))
+    assert again.grid == truth("easy-01")["grid"]
+    assert again.uncertain() and again.photo.as_taken
     assert not searched
 
 
