@@ -957,7 +957,8 @@ class PhotoReader:
         """``read`` of a photo of the players' printing, once its inks are learned, from its
         first look, without a search: the reading through the inks, or that first look as
         taken when the reading through the inks is not clearly surer (``_surer_corrected``,
-        as ``read`` keeps a corrected reading), its doubtful cells flagged for the players.
+        as ``read`` keeps a corrected reading) or overturns it only doubtfully
+        (``_doubtfully_overturned``), its doubtful cells flagged for the players.
         None (``read`` goes on as before) when the photo's first look is not of their
         printing (``_players_printing``), or when a cell of its first look, as taken or
         through the inks, does not look like a tile.
@@ -989,8 +990,10 @@ class PhotoReader:
             return None  # (a neighbour's city, maybe: see ``_nearer_the_middle``)
         if not self._reads_surely(best):  # a few cells doubtful: moved where they read
             best = self._nudged_look(through.photo.image, best)  # surest, a fraction of a cell
-        kept = self._surer_corrected(self.reading_of(look, seen),
-                                     self.reading_of(best, through.photo), photo)
+        as_taken = self.reading_of(look, seen)
+        kept = self._surer_corrected(as_taken, self.reading_of(best, through.photo), photo)
+        if _doubtfully_overturned(as_taken, kept):
+            kept = as_taken
         kept.timing_ms = {"decode": photo.decode_ms, "detect": first.ms,
                           "classify": (time.perf_counter() - t0) * 1000}
         return kept
@@ -1290,6 +1293,16 @@ def _framings(config: VisionConfig) -> tuple[tuple[np.ndarray, ...], int]:
             framing[b, axis] -= inward * move
             framings.append(framing)
     return tuple(framings), perspectives
+
+
+def _doubtfully_overturned(reading: Reading, other: Reading) -> bool:
+    """Whether ``reading`` reads every cell surely and ``other`` reads one of them as
+    another building, doubtfully (``Reading.uncertain``): a sum of sureness clearly higher
+    is no reason to trade a sure cell for a doubt (edition I, taught two photos: two test
+    photos read right and surely as taken lost a shop, or two taverns' kinds, so)."""
+    if reading.uncertain():
+        return False
+    return any(reading.grid[r][c] != other.grid[r][c] for r, c in other.uncertain())
 
 
 def _sureness(reading: Reading) -> float:

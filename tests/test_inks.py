@@ -8,7 +8,7 @@ from test_learning import other_printing, turned_inks
 
 from scorer.city import BUILDINGS
 from scorer.learned import lessons_from_bytes, lessons_to_bytes
-from scorer.reading import PhotoReader
+from scorer.reading import PhotoReader, _doubtfully_overturned
 from scorer.vision.adaptation import CELL_DTYPE, Anchors
 from scorer.vision.appearance import look_values
 from scorer.vision.config import ADAPT, DEFAULT
@@ -182,6 +182,29 @@ def test_a_photo_of_the_players_printing_is_read_from_its_first_look_as_taken_do
     assert again.grid == truth("easy-01")["grid"]
     assert again.uncertain() and again.photo.as_taken
     assert not searched
+
+
+def test_a_sure_reading_is_not_traded_for_one_that_overturns_a_cell_doubtfully():
+    """A reading of every cell sure (a fixture read exactly) keeps its place against another
+    that reads one of its cells as another building doubtfully (edition I of
+    bench/adaptation.py, taught two photos: through the inks, clearly surer on the whole, a
+    shop read 0.63 sure as a drink tavern); not against one sure of that cell, nor when it
+    doubts a cell itself."""
+    reading = PhotoReader().read_file(str(photo("easy-00")))
+    assert reading.grid == truth("easy-00")["grid"] and not reading.uncertain()
+
+    def with_cell(grid_of, building: str, confidence: float):
+        grid = [row[:] for row in grid_of.grid]
+        sureness = [row[:] for row in grid_of.confidence]
+        grid[1][2], sureness[1][2] = building, confidence
+        return dataclasses.replace(grid_of, grid=grid, confidence=sureness)
+
+    other = "park" if reading.grid[1][2] != "park" else "shop"
+    assert _doubtfully_overturned(reading, with_cell(reading, other, 0.63))
+    assert not _doubtfully_overturned(reading, with_cell(reading, other, 0.95))
+    assert not _doubtfully_overturned(reading, with_cell(reading, reading.grid[1][2], 0.63))
+    doubting = with_cell(reading, reading.grid[1][2], 0.5)
+    assert not _doubtfully_overturned(doubting, with_cell(reading, other, 0.63))
 
 
 def test_a_citys_colours_are_levelled_whatever_the_photos_brightness():
