@@ -972,7 +972,7 @@ class PhotoReader:
         still doubtful there doubts its building, which the players' cells and pictures and
         the icons tell (``reading_of``), not its place, and a search as taken only moved the
         city to where its doubtful cells read surer as another building (editions I, J and
-        K, taught two photos: 17 of 60 test photos searched for 8-25 s, one ending misread,
+        K, taught two photos: 17 of 60 test photos searched for 8-24 s, one ending misread,
         none mended)."""
         seen, look = first.photo, first.looks[0]
         if self.adaptation is None or self.adaptation.inks is None or look.not_tiles or \

@@ -46,8 +46,8 @@ def test_a_cells_look_keeps_its_picture_whatever_the_light_and_tells_buildings_a
 
 
 def test_the_vote_is_as_clear_as_the_pictures():
-    """A cell like one building's pictures only is voted so, fully; one as like two
-    buildings, or like none, is not trusted."""
+    """A cell like one building's pictures only is voted so, fully, and plainly; one as
+    like two buildings, or like none, is not trusted."""
     references = np.eye(3, 8, dtype=np.float32)  # three pictures, of buildings 0, 1 and 1
     groups = np.array([0, 1, 1])
     cells = np.stack([references[0], (references[0] + references[1]) / np.sqrt(2),
@@ -56,6 +56,7 @@ def test_the_vote_is_as_clear_as_the_pictures():
     assert group[0] == 0 and trust[0] == pytest.approx(ADAPT.look_strength)
     assert trust[1] == 0 and trust[2] == 0
     assert group[3] == 1 and trust[3] == pytest.approx(ADAPT.look_strength)
+    assert plain.tolist() == [True, False, False, True]  # (alike 1, ahead by 1: plainly)
 
 
 def _lessons(reader, data: bytes, grid, pictures: bool) -> list[tuple[bytes, str, bool]]:
