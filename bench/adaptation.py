@@ -29,7 +29,7 @@ made before the players' inks were made the colour correction of a photo of thei
 looked at cell by cell since: development. "Edition J" (--edition J: hue -70 degrees, a
 gamma of 1.05, an olive frame), made after that change, is held out. "Edition K" (--edition K:
 hue +50 degrees, less contrast, a gamma of 1.15, a red frame), made in the thirty-fourth
-session, is held out.
+session and held out then, was looked at cell by cell in the thirty-fifth: development.
 
 A player teaches with k = 1, 2 and 5 photos of edition B, one after the other: each is read
 with what was learned so far, every wrong cell is corrected (a lesson of the player's choice),
@@ -129,7 +129,8 @@ EDITIONS = {
     # and once with a try of the pictures overruling sure readings: held out)
     "K": Edition(50.0, 1.0, 0.85, (0.0, 4.0, -6.0), (170.0, 60.0, 60.0), 18, False, 1.15),
     # (made 2026-12-06, thirty-fourth session, after the first look as taken was kept when it
-    # reads surely, measured with the code before and after that change only: held out)
+    # reads surely, measured with the code before and after that change; its cells looked at
+    # in the thirty-fifth session: development)
 }
 EDITION = "B"
 

@@ -168,7 +168,7 @@ def test_a_photo_of_the_players_printing_is_read_from_its_first_look_as_taken_do
     """A photo of the players' printing whose first look as taken reads some cells
     doubtfully is read so, those cells flagged for the players, when the reading through
     their inks is no clearer: the two first looks have found the city, and searched as
-    taken such photos took 8-25 s and could end misread (editions I, J and K of
+    taken such photos took 8-24 s and could end misread (editions I, J and K of
     bench/adaptation.py, taught two photos). Here one taught photo, each cell with its look
     (the pictures), and the inks' reading made never clearer."""
     reader = _reader_of_drawn_faces()
