@@ -1,5 +1,5 @@
-"""Small helpers shared by tests: cities from notation strings, corner errors in cells, the
-benchmarks' independent renderers."""
+"""Small helpers shared by tests: cities from notation strings, corner errors in cells, a
+count of a reader's searches, the benchmarks' independent renderers."""
 
 import importlib
 import os
@@ -39,6 +39,20 @@ def corner_error(quad, corners) -> float:
     cell = np.linalg.norm(corners[1] - corners[0]) / 4
     return min(np.linalg.norm(np.roll(quad, k, axis=0) - corners, axis=1).max()
                for k in range(4)) / cell
+
+
+def lattice_searches(reader) -> list:
+    """A list that grows by one each time ``reader`` (a PhotoReader) searches a photo on its
+    lattice of tiles, the search running as it does."""
+    searched = []
+    search_lattice = type(reader).search_lattice
+
+    def spy(self, *args, **kwargs):
+        searched.append(True)
+        return search_lattice(self, *args, **kwargs)
+
+    reader.search_lattice = spy.__get__(reader)
+    return searched
 
 
 def independent(renderer: str):

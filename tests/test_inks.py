@@ -3,6 +3,7 @@
 import dataclasses
 
 import numpy as np
+from helpers import lattice_searches
 from photos import photo, truth
 from test_learning import other_printing, turned_inks
 
@@ -33,19 +34,6 @@ def _reader_of_drawn_faces() -> PhotoReader:
     reader._anchors = dataclasses.replace(Anchors.load(None), faces=np.stack(
         [face_colours(drawn_faces().singles[b]) for b in BUILDINGS]))
     return reader
-
-
-def _searches(reader: PhotoReader) -> list:
-    """A list that grows by one each time ``reader`` searches a photo on its lattice."""
-    searched = []
-    search_lattice = PhotoReader.search_lattice
-
-    def spy(self, *args, **kwargs):
-        searched.append(True)
-        return search_lattice(self, *args, **kwargs)
-
-    reader.search_lattice = spy.__get__(reader)
-    return searched
 
 
 def _printing() -> np.ndarray:
@@ -153,7 +141,7 @@ def test_a_photo_of_the_players_printing_is_read_through_their_inks_from_its_fir
     reader = _reader_of_drawn_faces()
     taught = reader.read_photo(other_printing("easy-02"))
     reader.adaptation = reader.learn(_lessons(taught, truth("easy-02")["grid"]))
-    searched = _searches(reader)
+    searched = lattice_searches(reader)
     for case in ("easy-00", "medium-01"):
         theirs = reader.read_photo(other_printing(case))
         assert theirs.grid == truth(case)["grid"]
@@ -177,7 +165,7 @@ def test_a_photo_of_the_players_printing_is_read_from_its_first_look_as_taken_do
     reader.adaptation = reader.learn([(cells[i].tobytes(), truth("easy-02")["grid"][i // 4][i % 4],
                                        True) for i in range(16)])
     reader.config = dataclasses.replace(reader.config, corrected_min_gain=1e9)
-    searched = _searches(reader)
+    searched = lattice_searches(reader)
     again = reader.read_photo(other_printing("easy-01"))
     assert again.grid == truth("easy-01")["grid"]
     assert again.uncertain() and again.photo.as_taken
