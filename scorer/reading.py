@@ -879,15 +879,21 @@ class PhotoReader:
         if aimed:
             if look.not_tiles or self._reads_surely(look):
                 return None
-            try:
-                first = self._first_looks(photo, None)
-            except GridNotFound:  # (no estimate at all: centred from where it lies)
-                return self.reading_of(self.centre_on_tiles(photo.image, look), photo)
-            quad = geometry.rescale(reading.corners, 1 / first.photo.scale)
-            here = [one for one in first.looks if search.inside(one.quad.mean(0), quad)]
-            if here:
-                photo, look = first.photo, here[0]
+            photo, look = self._first_estimate_inside(photo, reading.corners) or (photo, look)
         return self.reading_of(self.centre_on_tiles(photo.image, look), photo)
+
+    def _first_estimate_inside(self, photo: Photo,
+                               corners: np.ndarray) -> tuple[Photo, _Look] | None:
+        """The best of the photo's first corner estimates (``_first_looks``) whose centre
+        lies inside ``corners`` (4, 2, in full-size pixels), with the photo it is in; None
+        when none does."""
+        try:
+            first = self._first_looks(photo, None)
+        except GridNotFound:
+            return None
+        quad = geometry.rescale(corners, 1 / first.photo.scale)
+        return next(((first.photo, look) for look in first.looks
+                     if search.inside(look.quad.mean(0), quad)), None)
 
     def _surer_corrected(self, reading: Reading, corrected: Reading, photo: Photo) -> Reading:
         """The ``corrected`` reading of a ``photo`` (as taken) when it is clearly surer than
