@@ -815,9 +815,9 @@ class PhotoReader:
         (``_correction``; searched again, or where it lies: ``_corrected_where_it_lies``):
         under a warm lamp, or in a printing with other inks, the tiles' colours lie where the
         classifier never saw them, and on a busy cloth the city's outline can be lost. The
-        corrected reading is kept, with the photo as taken, when it
-        is clearly surer (``config.corrected_min_gain``, see ``_sureness``) and lies in the
-        same place (its centre inside the first reading's outline).
+        corrected reading is kept, with the photo as taken, when it is clearly surer
+        (``config.corrected_min_gain``, see ``_sureness``) and lies in the same place (its
+        centre inside the first reading's outline).
         """
         photo = photo if isinstance(photo, Photo) else Photo(photo)
         t0 = time.perf_counter()
@@ -830,8 +830,9 @@ class PhotoReader:
         if not reading.doubted():
             return reading
         correction, _ = self._correction(reading)
-        corrected = None if corners is not None else \
-            self._corrected_where_it_lies(reading, correction, aimed=True)
+        corrected = None  # (a city whose corners were tapped is searched again where tapped)
+        if corners is None:
+            corrected = self._corrected_where_it_lies(reading, correction, aimed=True)
         if corrected is None:  # (see there when the corrected photo is searched)
             try:
                 corrected = self._read_as_lit(photo.corrected(correction), corners, centred,
