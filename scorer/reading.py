@@ -792,10 +792,11 @@ class PhotoReader:
         Corner estimates are tried in turn until one shows sixteen tiles. When none does, the
         best is kept with its doubtful cells flagged (low confidence) and its corners for the
         player to adjust; only a photo that shows no city at all is refused (GridNotFound):
-        hardly a cell like a tile wherever the reader looked, or some cells unlike tiles and
-        hardly one that reads surely as a building (``config.min_sure_cells``: a patterned
-        table top can look like tiles; a printing the model never saw, every cell a tile,
-        can read unsurely throughout and is still read). That is asked once the estimates
+        hardly a cell like a tile wherever the reader looked, or hardly a cell that reads
+        surely as a building (``config.min_sure_cells``: a patterned table top can look like
+        tiles) in a block that does not end where the table begins (``_edged``: a printing
+        the model never saw, or a city washed out by the light, can read unsurely
+        throughout and is still read). That is asked once the estimates
         are centred, and again at the end: a table without a city, searched on its lattice
         of tiles too, took seconds more to be refused.
         A doubtful reading centres up to ``centred`` estimates on their tiles
@@ -1068,7 +1069,7 @@ class PhotoReader:
             best, tried = self._centred_best(photo.image, looks,
                                              centred or self.config.centre_candidates,
                                              aimed=centred is None)  # (not a table photo's)
-            if best.not_tiles and self.sure_cells(best) < self.config.min_sure_cells:
+            if self._no_city_read(photo.image, best, self.sure_cells(best)):
                 raise GridNotFound(NO_CITY, photo)  # centred, still no city: not searched on
             best = self.search_lattice(photo.image, best, tried)  # (the table's lattice)
         else:  # a tap lands a quarter of a cell off as easily as not
@@ -1079,13 +1080,37 @@ class PhotoReader:
             raise GridNotFound(NO_CITY if corners is None else NO_TILES_TAPPED, photo)
         t2 = time.perf_counter()
         reading = self.reading_of(best, photo)
-        if corners is None and best.not_tiles and (
-                SIZE * SIZE - len(reading.doubted()) < self.config.min_sure_cells):
+        if corners is None and self._no_city_read(photo.image, best,
+                                                  SIZE * SIZE - len(reading.doubted())):
             raise GridNotFound(NO_CITY, photo)  # a patterned table: "tiles" of no building
         reading.timing_ms = {"decode": photo.decode_ms, "detect": first.ms,
                              "classify": (t2 - t1) * 1000, "total": photo.decode_ms + first.ms
                              + (time.perf_counter() - t1) * 1000}
         return reading
+
+    def _no_city_read(self, image: np.ndarray, look: _Look, sure: int) -> bool:
+        """Whether a look with ``sure`` cells read surely shows no city: fewer than
+        ``config.min_sure_cells`` read surely and no edge (``_edged``): a patterned table top,
+        "tiles" of no building."""
+        return sure < self.config.min_sure_cells and not self._edged(image, look)
+
+    def _edged(self, image: np.ndarray, look: _Look) -> bool:
+        """Whether a look shows a block of tiles with an edge: at most
+        ``config.edged_city_unlike`` of its cells unlike tiles, and at most
+        ``config.edged_city_ring`` of the 20 cells around it (its lattice one cell further
+        each way) like tiles. A city washed out by the light can read no cell surely, yet
+        it ends where the table begins; a cloth that looks like tiles goes on past the block.
+        """
+        cfg = self.config
+        if look.not_tiles > cfg.edged_city_unlike:
+            return False
+        cells = SIZE + 2
+        side, pad = geometry.warp_size(cfg, cells)
+        view = geometry.warp_quad(image, look.quad, geometry.square(
+            pad + cfg.cell_px, SIZE * cfg.cell_px), side)
+        probs, _, _ = self._classify([view], cells)
+        like = ~self._unlike_tiles(probs).reshape(cells, cells)
+        return int(like.sum() - like[1:-1, 1:-1].sum()) <= cfg.edged_city_ring
 
     def reading_of(self, look: _Look, photo: Photo) -> Reading:
         """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),

@@ -576,6 +576,27 @@ def test_a_city_at_the_smallest_size_aimed_at_on_newspaper_is_found_in_the_middl
     assert corner_error(reading.corners, corners) < 0.35  # (tiles of about 45 px, tilted)
 
 
+def test_a_washed_out_city_is_read_with_every_cell_flagged_not_refused(reader):
+    """A small city on a tartan cloth, overexposed (independent seed 785): its tiles are
+    found where they lie, but no cell reads surely. Its block of tiles ends where the cloth
+    begins (no cell around it looks like a tile), so it is a city: read, its doubtful cells
+    flagged for the players, its corners theirs to adjust."""
+    image, want = independent_photo(78500003, "tartan", "hard")
+    reading = reader.read(image)
+    assert corner_error(reading.corners, want["corners"]) < 0.25
+    assert len(reading.doubted()) >= 8
+
+
+def test_a_cloth_whose_checks_look_like_tiles_past_the_block_is_no_city(reader):
+    """A gingham table without a city (seed 795): centred, the block the reader found shows
+    sixteen cells like tiles, hardly one read surely as a building, and the cloth's checks
+    around it look like tiles too. It was read as a city of doubtful cells; it is refused."""
+    image, want = independent_photo(79550000, "gingham", "easy", with_city=False)
+    assert want["grid"] is None
+    with pytest.raises(GridNotFound, match="no city found in the photo"):
+        reader.read(image)
+
+
 def test_a_checked_cloth_is_no_small_city_though_its_lattice_looks_like_tiles(reader):
     """A gingham table without a city (seed 787): the smallest square in the photo's middle,
     put on the cloth's lattice, shows thirteen cells like tiles, none read surely. It is not
