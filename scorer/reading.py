@@ -88,6 +88,13 @@ class Reading:
         """Tiles too small in the photo for the model to know its errors."""
         return self.tile_px() < self.config.min_sure_tile_px
 
+    def hardly_sure(self) -> bool:
+        """Fewer than ``config.min_sure_cells`` cells read surely (tiles of a fair size): a
+        photo washed out or darkened by the light, or a printing the model never saw; a
+        retake in even light, or teaching the reader the players' tiles, reads surely."""
+        sure = SIZE * SIZE - len(self.uncertain())
+        return not self.small_tiles() and sure < self.config.min_sure_cells
+
     def to_check(self) -> list[list[int]]:
         """Cells whose reading the player should check: those the model doubts, or every
         cell when the tiles are too small."""
@@ -118,6 +125,7 @@ class Reading:
             "uncertain": self.to_check(),
             "tile_px": round(self.tile_px(), 1),
             "small_tiles": self.small_tiles(),
+            "hardly_sure": self.hardly_sure(),
             "photo_size": list(self.photo.size),
             "warp": {"side": side, "pad": pad},
             "adapted": self.adapted,

@@ -285,6 +285,27 @@ def test_corners_of_a_read_city_can_be_adjusted(server, browser):
     page.close()
 
 
+def test_a_washed_out_city_says_to_retake_it_in_even_light(server, browser, tmp_path):
+    """An overexposed city on a tartan cloth (independent seed 785), no cell read surely: its
+    card shows the reading, every doubtful cell to check, and says what reads it surely."""
+    from helpers import independent
+    from PIL import Image
+
+    image, _ = independent("independent_photos").render(78500003, "tartan", "hard", "artwork")
+    path = tmp_path / "washed-out.jpg"
+    Image.fromarray(image).save(path, quality=95)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server)
+    page.fill("textarea[name=players]", "Ann, Ben")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/tables/*")
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(path))
+    page.wait_for_selector('.city[data-city="1"] .grid-wrap.photo', timeout=90_000)
+    expect(page.locator('.city[data-city="1"] .hint.warn')).to_contain_text(
+        "Hardly a tile reads surely in this photo: retake it in even light, without glare")
+    page.close()
+
+
 def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     blocked = watch_policy(page)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import independent
 from photos import CASES, EMPTY_TABLE, photo, truth
 from PIL import Image
 
@@ -88,6 +89,19 @@ def test_fuzzed_files_are_one_line_and_exit_2_with_no_library_noise(tmp_path, ca
             assert err == "" and out, (what, err)
 
 
+def test_a_washed_out_city_says_to_retake_it_in_even_light(tmp_path, capsys):
+    """An overexposed city on a tartan cloth (independent seed 785), where no cell reads
+    surely: it is read, every doubtful cell to check, and the scoreboard says why."""
+    image, _ = independent("independent_photos").render(78500003, "tartan", "hard", "artwork")
+    path = tmp_path / "washed-out.jpg"
+    Image.fromarray(image).save(path, quality=95)
+    assert main(["score", "--json", str(path)]) == 0
+    city = json.loads(capsys.readouterr().out)["cities"][0]
+    assert city["hardly_sure"] is True and not city["small_tiles"]
+    assert main(["score", str(path)]) == 0
+    assert "hardly one reads surely: retake the photo in even light" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("width, small", [(100, True), (240, False)], ids=["14px", "36px"])
 def test_tiles_too_small_to_be_sure_flag_every_cell(tmp_path, capsys, width, small):
     """Tiles of 12 to 18 px were seen misread with no doubt shown (this photo shrunk so): at
@@ -99,6 +113,7 @@ def test_tiles_too_small_to_be_sure_flag_every_cell(tmp_path, capsys, width, sma
     assert main(["score", "--json", str(path)]) == 0
     city = json.loads(capsys.readouterr().out)["cities"][0]
     assert city["small_tiles"] is small and (city["tile_px"] < 20) is small
+    assert city["hardly_sure"] is False  # (too small is said instead)
     assert len(city["uncertain"]) == (16 if small else 0)
     assert main(["score", str(path)]) == 0
     assert ("check: every cell (the tiles are only" in capsys.readouterr().out) is small

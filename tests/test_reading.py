@@ -585,6 +585,7 @@ def test_a_washed_out_city_is_read_with_every_cell_flagged_not_refused(reader):
     reading = reader.read(image)
     assert corner_error(reading.corners, want["corners"]) < 0.25
     assert len(reading.doubted()) >= 8
+    assert reading.to_json()["hardly_sure"]  # (the players are told to retake it, or teach)
 
 
 def test_a_cloth_whose_checks_look_like_tiles_past_the_block_is_no_city(reader):

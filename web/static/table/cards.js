@@ -151,7 +151,8 @@ export function cityCard(page, city, index) {
   const corrected = correctedCells(city);
   const low = flaggedCount(page, index);
   const small = low && city.reading.small_tiles ? ` The tiles are only ${Math.round(city.reading.tile_px)} px wide in this photo: too small to be sure of any; a closer photo reads surely.` : "";
-  if (low) card.append(el("p", { className: "hint warn", textContent: `${plural(low, "cell", "cells")} to check (marked ?): tap to correct, or adjust the corners if the grid is off.${small}` }));
+  const unsure = low && city.reading.hardly_sure ? " Hardly a tile reads surely in this photo: retake it in even light, without glare; if it is your own printing of the game, correct its cells and press “Reading is right” to teach the reader your tiles." : "";
+  if (low) card.append(el("p", { className: "hint warn", textContent: `${plural(low, "cell", "cells")} to check (marked ?): tap to correct, or adjust the corners if the grid is off.${small}${unsure}` }));
   if (corrected.length) card.append(el("p", { className: "hint", textContent: `${plural(corrected.length, "cell", "cells")} corrected (marked ✎).` }));
   if (city.photo && !unread && city.grid && city.reading && city.reading.warp) card.append(teaching(page, city, index, low));
   const error = el("p", { className: "error card-error", textContent: ((!unread || apart) && message) || "" });
