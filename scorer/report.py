@@ -89,13 +89,13 @@ def format_city_block(index: int, city: dict, label: str = "") -> list[str]:
     if city.get("small_tiles"):
         lines.append(f"  check: every cell (the tiles are only {city['tile_px']:.0f} px wide in "
                      "the photo: take it closer to be sure)")
-    elif city.get("hardly_sure"):
-        lines.append("  check: every cell (hardly one reads surely: retake the photo in even "
-                     "light, without glare, or teach the reader your tiles)")
     elif city.get("uncertain"):
         doubtful = [f"{_cells([cell])} ({city['confidence'][cell[0]][cell[1]]:.0%} sure)"
                     for cell in city["uncertain"]]
         lines.append(f"  check: {', '.join(doubtful)} (read with low confidence)")
+        if city.get("hardly_sure"):
+            lines.append("  hardly a cell reads surely: retake the photo in even light, "
+                         "without glare, or teach the reader your tiles")
     return lines
 
 

@@ -99,7 +99,8 @@ def test_a_washed_out_city_says_to_retake_it_in_even_light(tmp_path, capsys):
     city = json.loads(capsys.readouterr().out)["cities"][0]
     assert city["hardly_sure"] is True and not city["small_tiles"]
     assert main(["score", str(path)]) == 0
-    assert "hardly one reads surely: retake the photo in even light" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "(read with low confidence)\n  hardly a cell reads surely: retake the photo in even light" in out
 
 
 @pytest.mark.parametrize("width, small", [(100, True), (240, False)], ids=["14px", "36px"])
