@@ -1106,8 +1106,9 @@ class PhotoReader:
         """Whether a look shows a block of tiles with an edge: at most
         ``config.edged_city_unlike`` of its cells unlike tiles, and at most
         ``config.edged_city_ring`` of the 20 cells around it (its lattice one cell further
-        each way) like tiles. A city washed out by the light can read no cell surely, yet
-        it ends where the table begins; a cloth that looks like tiles goes on past the block.
+        each way) like tiles or out of the photo. A city washed out by the light can read
+        no cell surely, yet it ends where the table begins; a cloth that looks like tiles
+        goes on past the block, and a block reaching past the frame shows no edge there.
         """
         cfg = self.config
         if look.not_tiles > cfg.edged_city_unlike:
@@ -1117,8 +1118,15 @@ class PhotoReader:
         view = geometry.warp_quad(image, look.quad, geometry.square(
             pad + cfg.cell_px, SIZE * cfg.cell_px), side)
         probs, _, _ = self._classify([view], cells)
-        like = ~self._unlike_tiles(probs).reshape(cells, cells)
-        return int(like.sum() - like[1:-1, 1:-1].sum()) <= cfg.edged_city_ring
+        unlike = self._unlike_tiles(probs).reshape(cells, cells)
+        centres = np.float32([(col - 0.5, row - 0.5) for row in range(cells)
+                              for col in range(cells)])  # in the block's cells
+        to_image = cv2.getPerspectiveTransform(geometry.square(0, SIZE), look.quad)
+        x, y = geometry.apply_matrix(centres, to_image).T.reshape(2, cells, cells)
+        height, width = image.shape[:2]
+        edge = unlike & (x >= 0) & (y >= 0) & (x <= width - 1) & (y <= height - 1)
+        around = cells * cells - SIZE * SIZE
+        return around - int(edge.sum() - edge[1:-1, 1:-1].sum()) <= cfg.edged_city_ring
 
     def reading_of(self, look: _Look, photo: Photo) -> Reading:
         """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),

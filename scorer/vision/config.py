@@ -75,9 +75,9 @@ class VisionConfig:
     edged_city_unlike: int = 2  # ... this many of its cells are unlike tiles (a washed-out
     # city showed one as rendered, two once saved as a JPEG)
     edged_city_ring: int = 5  # ... and at most this many of the 20 cells around it look like
-    # tiles: a block of tiles with an edge is a city, however washed out; a cloth that looks
-    # like tiles goes on past the block (168 photos without a city: 7 to 19 where the block
-    # had at most two cells unlike tiles; a washed-out city: 0)
+    # tiles or lie out of the photo: a block of tiles with an edge is a city, however washed
+    # out; a cloth that looks like tiles goes on past the block (168 photos without a city:
+    # 7 to 19 where the block had at most two cells unlike tiles; a washed-out city: 0)
     corrected_min_gain: float = 1.0  # a doubtful reading is replaced by the photo's reading
     # with its colours corrected when that is surer by this much (sum of cells' log
     # confidence; a hair surer is noise) and lies in the same place
