@@ -129,10 +129,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         if on_lattice and not at_edge:
             look = _on_its_lattice(reader, seen.image, quad, found, centre=retry)
         if look is None or _read_before(look, found, cfg):
-            # nothing there, or a city already read (a search around a city cut by the
-            # frame's edge can end on its neighbour: the city cut is still there)
-            unread += _cut_city(quad, at_edge, found, largest, stands_out, (width, height), cfg)
-            continue
+            continue  # nothing there, or a city already read
         if not at_edge:  # (one cut by the frame's edge never reads whole: centring it
             # would cost seconds)
             look = _centred_on_tiles(reader, seen.image, look, found)
@@ -156,7 +153,9 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             if searched and not search.inside(quad.mean(0), look.quad):  # a neighbour's
                 again.append((quad, at_edge, None, False))
         elif at_edge:  # a city cut by the frame's edge is reported, never read
-            unread += _cut_city(quad, at_edge, found, largest, stands_out, (width, height), cfg)
+            if search.area(quad) >= cfg.cut_min_size * largest and _stands_out(
+                    quad, [lk.quad for lk in found], stands_out, width, cfg):
+                unread.append(_Seen(quad, f"at the {search.side_of(quad, (width, height))} is not complete"))
         elif SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles and not any(
                 search.inside(look.quad.mean(0), u.quad) for u in unclear):
             unclear.append(_Seen(look.quad, "could not be made out (is it partly hidden?)"))
@@ -179,18 +178,6 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     took = (time.perf_counter() - t0) * 1000
     return PhotoReading(seen, [readings[i] for i in order], _reported(unread, seen),
                         {"decode": seen.decode_ms, "read": took, "total": seen.decode_ms + took})
-
-
-def _cut_city(quad: np.ndarray, at_edge: bool, found: list, largest: float,
-              stands_out: np.ndarray, size: tuple[int, int], config) -> list[_Seen]:
-    """A region (quad (4, 2) in the image read, of ``size`` (width, height)) reported as a
-    city cut by the frame's edge, in a list, when it lies at the edge, is at least
-    ``cut_min_size`` of the largest city read (an area) and stands out from the table beside
-    the cities ``found`` (``_stands_out``); else none."""
-    if at_edge and search.area(quad) >= config.cut_min_size * largest and _stands_out(
-            quad, [look.quad for look in found], stands_out, size[0], config):
-        return [_Seen(quad, f"at the {search.side_of(quad, size)} is not complete")]
-    return []
 
 
 def _centred_on_tiles(reader: PhotoReader, image: np.ndarray, look, found: list):
