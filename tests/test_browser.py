@@ -1099,6 +1099,24 @@ def bare_floor(tmp_path) -> Path:
     return path
 
 
+def test_one_photo_per_city_goes_to_a_city_whose_photo_showed_no_city(server, browser, tmp_path):
+    """A city whose only photo showed no city is not read yet: "One photo per city" sends the
+    next photo to it, in seating order (it went to City 2, and Ben & Cy's city got Ann & Ben's
+    tiles without a word)."""
+    page, table_id, errors = phone_at_new_table(server, browser, ["Ann", "Ben", "Cy"])
+    first = page.locator('.city[data-city="1"]')
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])',
+                         str(bare_floor(tmp_path)))
+    expect(first.locator(".corner-note")).to_contain_text("Photo not read: no city found")
+    page.set_input_files("#all-photos", [str(photo(CASES[0]))])
+    first.locator(".grid-wrap.photo").wait_for(timeout=60_000)
+    assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in truth(CASES[0])["grid"]]
+    cities = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert cities[0]["grid"] == truth(CASES[0])["grid"] and cities[1]["grid"] is None
+    assert errors == []
+    page.close()
+
+
 def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(server, browser,
                                                                           tmp_path):
     blank = bare_floor(tmp_path)

@@ -188,12 +188,12 @@ function keepAsItWas(page, index) {
 }
 
 // Where "One photo per city" sends ``count`` photos: the cities not read yet, in seating order,
-// when there are enough of them (a city read on its own card keeps its reading); else every city
-// from the first, as the hint says.
+// when there are enough of them (a city read on its own card keeps its reading; one whose photo
+// showed no city is not read yet); else every city from the first, as the hint says.
 export function photoTargets(page, count) {
   const all = page.table.cities.map((_, i) => i);
-  const empty = all.filter((i) => !holdsSomething(page.table.cities[i]));
-  return empty.length >= count ? empty : all;
+  const unread = all.filter((i) => !holdsTiles(page.table.cities[i]));
+  return unread.length >= count ? unread : all;
 }
 
 // Resolves true when a new photo of these cities wipes none of the player's work, or the player says so;
@@ -213,12 +213,15 @@ const NOTHING_CHANGED = " Nothing was changed.";
 const changedNothing = (message) => Boolean(message && message.endsWith(NOTHING_CHANGED));
 
 // A city with anything in it: a photo, a reading, tiles typed in, Automaville's counts.
-const holdsSomething = (city) => Boolean(city.photo || city.counts) || hasTiles(city);
+const holdsSomething = (city) => Boolean(city.photo) || holdsTiles(city);
+// A city read or typed in: tiles in its grid, or Automaville's counts (not a photo alone, which
+// may show no city).
+const holdsTiles = (city) => Boolean(city.counts) || hasTiles(city);
 // A city whose grid shows at least one tile (read or typed in).
 const hasTiles = (city) => Boolean(city.grid && city.grid.flat().some(Boolean));
 
 // What a new photo of a city would wipe: "City 1's 2 corrected cells", "City 2's 9 typed tiles",
-// "City 3's own photo" (taken of it alone, closer than a photo of the whole table: a player
+// "City 3's own photo" (read from it, taken of it alone, closer than a photo of the whole table: a player
 // who photographed each city keeps those readings unless they say so; a city read from a photo
 // of the whole table is not asked about: a new photo of the table is taken to replace it).
 function workOn(page, index, photoSent = false) {
@@ -227,7 +230,7 @@ function workOn(page, index, photoSent = false) {
   const typed = !city.photo && city.grid ? city.grid.flat().filter(Boolean).length : 0;
   if (fixed) return `City ${index + 1}'s ${plural(fixed, "corrected cell", "corrected cells")}`;
   if (typed) return `City ${index + 1}'s ${plural(typed, "typed tile", "typed tiles")}`;
-  const own = city.photo && !(city.reading || {}).table_photo && !photoSent;
+  const own = city.photo && hasTiles(city) && !(city.reading || {}).table_photo && !photoSent;
   return own ? `City ${index + 1}'s own photo` : null;
 }
 
