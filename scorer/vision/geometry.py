@@ -5,9 +5,6 @@ Training calls these same functions to make its crops, so inference sees what tr
 
 from __future__ import annotations
 
-import threading
-import weakref
-
 import cv2
 import numpy as np
 
@@ -131,57 +128,58 @@ def shrink(image: np.ndarray, factor: int) -> np.ndarray:
 def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray:
     """Warp the quadrilateral ``corners`` of the image onto ``target`` in a (size, size) view.
 
-    corners, target : (4, 2) float32, (x, y).  A large photo is first shrunk by area
-    averaging (``shrunk_level``), so the warp never skips pixels (no aliasing at 12 MP).
+    corners, target : (4, 2) float32, (x, y).  A large photo is first cut to the region and
+    shrunk by area averaging, so the warp never skips pixels (no aliasing at 12 MP).
     """
     corners = np.asarray(corners, np.float32)
     edge = max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))
     target_edge = max(np.linalg.norm(target - np.roll(target, 1, axis=0), axis=1))
     scale = 1.5 * target_edge / max(edge, 1.0)
     if scale < 0.75:
-        image, ratio = shrunk_level(image, scale)
-        corners = (corners + 0.5) * ratio - 0.5
+        image, corners = _cut_and_shrunk(image, corners, target, size, scale)
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), np.asarray(target, np.float32))
     return cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-LEVELS_PER_OCTAVE = 4  # shrunk copies of a photo kept for warps, per halving of its size
+def _cut_and_shrunk(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: int,
+                    scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """The part of the image a warp of ``corners`` (4, 2) onto ``target`` shows, shrunk by
+    ``scale`` (< 1), and the corners in it; the image as it is when that part lies wholly
+    off it (the warp then shows its edge pixels, repeated)."""
+    h, w = image.shape[:2]
+    grow = (corners.max(0) - corners.min(0)) * 0.35 + 4
+    lo, hi = corners.min(0) - grow, corners.max(0) + grow
+    seen = _seen_box(corners, target, size)  # a view reaching further than that margin
+    if seen is not None:
+        lo, hi = np.minimum(lo, seen[0]), np.maximum(hi, seen[1])
+    x0, y0 = np.maximum(lo, 0).astype(int)
+    x1, y1 = np.minimum(hi, (w, h)).astype(int)
+    if x1 <= x0 or y1 <= y0:
+        return image, corners
+    step = max(1, min(int(1 / scale), x1 - x0, y1 - y0))
+    image = shrink(image[y0:y1, x0:x1], step)  # a fast integer step first
+    corners = (corners - (x0, y0) + 0.5) / step - 0.5
+    rest = scale * step
+    if rest < 0.75:  # then area averaging on what is left, now small
+        dims = (max(1, round(image.shape[1] * rest)), max(1, round(image.shape[0] * rest)))
+        ratio = (dims[0] / image.shape[1], dims[1] / image.shape[0])
+        image = cv2.resize(image, dims, interpolation=cv2.INTER_AREA)
+        corners = (corners + 0.5) * ratio - 0.5
+    return image, corners
 
 
-class _Levels(threading.local):
-    """The shrunk copies of the image this thread warped last (``shrunk_level``)."""
-
-    def __init__(self):
-        self.image = lambda: None  # a weak reference to that image
-        self.copies: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-
-
-_LEVELS = _Levels()
-
-
-def shrunk_level(image: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
-    """The image (H, W, 3) shrunk by area averaging to the level nearest ``scale`` (< 1) of
-    ``LEVELS_PER_OCTAVE`` a halving, and the ratio (2,) of its sides to the image's: a
-    point p of the image is at (p + 0.5) * ratio - 0.5 in it.
-
-    A doubtful city is warped a hundred times and more, each warp about as large; shrinking
-    the photo for each took a quarter of the reading, and the levels of the image this
-    thread warped last are kept (until it is gone). An integer step first, then the rest."""
-    level = max(1, round(-LEVELS_PER_OCTAVE * np.log2(scale)))
-    if _LEVELS.image() is not image:
-        copies: dict = {}
-        _LEVELS.image, _LEVELS.copies = weakref.ref(image, lambda _: copies.clear()), copies
-    if level not in _LEVELS.copies:
-        step = min(2 ** (level // LEVELS_PER_OCTAVE), *image.shape[:2])
-        small, ratio = shrink(image, step), np.full(2, 1 / step, np.float32)
-        rest = 2 ** (-(level % LEVELS_PER_OCTAVE) / LEVELS_PER_OCTAVE)
-        if rest < 1:
-            dims = (max(1, round(small.shape[1] * rest)), max(1, round(small.shape[0] * rest)))
-            ratio *= np.float32(dims) / small.shape[1::-1]
-            small = cv2.resize(small, dims, interpolation=cv2.INTER_AREA)
-        _LEVELS.copies[level] = small, ratio
-    return _LEVELS.copies[level]
+def _seen_box(corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray | None:
+    """The box (2, 2) (top-left, bottom-right) of the image that a (size, size) view warping
+    ``corners`` onto ``target`` shows, with a pixel to spare; None when the view reaches past
+    the horizon (then no box holds it)."""
+    to_image = cv2.getPerspectiveTransform(np.asarray(target, np.float32), corners)
+    view = np.float64([[0, 0, 1], [size, 0, 1], [size, size, 1], [0, size, 1]])
+    mapped = view @ to_image.T
+    if (mapped[:, 2] <= 0).any():
+        return None
+    points = mapped[:, :2] / mapped[:, 2:]
+    return np.array([points.min(0) - 1, points.max(0) + 1])
 
 
 def turned(points: np.ndarray, angle: float, about) -> np.ndarray:
