@@ -1102,12 +1102,18 @@ def bare_floor(tmp_path) -> Path:
 def test_one_photo_per_city_goes_to_a_city_whose_photo_showed_no_city(server, browser, tmp_path):
     """A city whose only photo showed no city is not read yet: "One photo per city" sends the
     next photo to it, in seating order (it went to City 2, and Ben & Cy's city got Ann & Ben's
-    tiles without a word)."""
+    tiles without a word), and a photo of the whole table does not ask before replacing it."""
     page, table_id, errors = phone_at_new_table(server, browser, ["Ann", "Ben", "Cy"])
     first = page.locator('.city[data-city="1"]')
     page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])',
                          str(bare_floor(tmp_path)))
     expect(first.locator(".corner-note")).to_contain_text("Photo not read: no city found")
+    # A photo of the whole table is not asked about: that photo holds nothing to lose.
+    page.set_input_files("#table-photo", str(TABLES / "table-4.jpg"))
+    expect(page.locator("#table-card #table-error")).to_have_text(
+        "The photo shows 4 complete cities, but this table has 3: photograph only this table's "
+        "cities, or start a table for more players. Nothing was changed.", timeout=60_000)
+    expect(page.locator("dialog.ask")).to_have_count(0)
     page.set_input_files("#all-photos", [str(photo(CASES[0]))])
     first.locator(".grid-wrap.photo").wait_for(timeout=60_000)
     assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in truth(CASES[0])["grid"]]
