@@ -1119,6 +1119,15 @@ def test_one_photo_per_city_goes_to_a_city_whose_photo_showed_no_city(server, br
     assert cell_labels(page, 1) == [[SHORT[b] for b in row] for row in truth(CASES[0])["grid"]]
     cities = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
     assert cities[0]["grid"] == truth(CASES[0])["grid"] and cities[1]["grid"] is None
+    # City 1 now holds its own photo; a file that is plainly no photo, sent as the whole
+    # table's, is refused by the server without first asking what it would replace.
+    text = tmp_path / "notes.txt"
+    text.write_text("not a photo")
+    page.set_input_files("#table-photo", str(text))
+    expect(page.locator("#table-card #table-error")).to_have_text(re.compile(
+        r"^Not an image .+ Nothing was changed\.$"))
+    expect(page.locator("dialog.ask")).to_have_count(0)
+    assert page.request.get(f"{server}/api/tables/{table_id}").json()["cities"] == cities
     assert errors == []
     page.close()
 

@@ -18,6 +18,11 @@ export async function shrink(file, side = 2000) {
   }
 }
 
+// Whether a file may be a photo: its type says an image, or says nothing (HEIC, on some
+// browsers). A file plainly not one is sent without asking what it would replace: the server
+// refuses it, and nothing changes.
+export const mayBePhoto = (file) => !file.type || file.type.startsWith("image/");
+
 const SLOW_S = 5; // a read still running after this many seconds shows the upload's slow note
 
 // POST a photo to url, showing "label: uploading 40 %", then "label: reading the city… 7 s",

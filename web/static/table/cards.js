@@ -1,6 +1,6 @@
 // A city's card: its photo buttons, typing in, Automaville's counts, corners, teaching the reader.
 import { ask, buildingName, call, el } from "../common.js";
-import { hideProgress, shrink, takeFiles, upload } from "./api.js";
+import { hideProgress, mayBePhoto, shrink, takeFiles, upload } from "./api.js";
 import { correctedCells, flaggedCount, gridView, paintTools, typedCount, typingCount } from "./grid.js";
 import { polygonPoints } from "./drawing.js";
 import { sendTablePhoto } from "./seating.js";
@@ -13,14 +13,15 @@ import { cityName, cityTitle, isAutomaville, listed, plural, sentence } from "./
 // A photo that could not be read says why in its city's card; one that did not reach the server
 // (network, server error) is kept for "Try again". A new photo of one city can be undone (the
 // server keeps what the city showed before); photos of several cities that would wipe the
-// player's work (a city typed in, corrections of a reading) are asked about first.
+// player's work (a city typed in, corrections of a reading) are asked about first, unless no
+// file may be a photo (``mayBePhoto``: the server refuses them and nothing changes).
 export async function sendPhotos(page, files, indexes, asked = false) {
   if (!files.length || !(await page.loaded())) return;
   const { busy } = page;
   if (busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
   const targets = indexes.slice(0, files.length);
   const count = targets.length;
-  if (!asked && count > 1 && !(await replaceWork(page, targets))) return;
+  if (!asked && count > 1 && Array.from(files).some(mayBePhoto) && !(await replaceWork(page, targets))) return;
   const retake = count === 1 && holdsSomething(page.table.cities[targets[0]]);
   page.showError("");
   const failed = [];

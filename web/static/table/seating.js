@@ -1,7 +1,7 @@
 // Where the cities sit: the diagram of the table seen from above, and one photo of the whole
 // table (every city found, read and seated) with its panel where the players check the seating.
 import { $, ask, call, el } from "../common.js";
-import { hideProgress, shrink, upload } from "./api.js";
+import { hideProgress, mayBePhoto, shrink, upload } from "./api.js";
 import { lostWork } from "./cards.js";
 import { polygonPoints } from "./drawing.js";
 import { isFinal } from "./scoreboard.js";
@@ -64,9 +64,10 @@ export function fitSeating() {
 export async function sendTablePhoto(page, file, from = null) {
   if (!file || !(await page.loaded())) return;
   if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
-  const asked = await replacesWork(page, from);
+  const photo = mayBePhoto(file); // (a file plainly no photo is refused, changing nothing)
+  const asked = photo ? await replacesWork(page, from) : [];
   if (!asked) return;
-  if (!(await noOtherTablePhoto(page))) return;
+  if (photo && !(await noOtherTablePhoto(page))) return;
   page.showError("");
   // The server may seat a city anywhere: every city waits while the photo is read.
   page.table.cities.forEach((_, i) => page.busy.set(i, "Reading…"));
