@@ -1109,16 +1109,19 @@ class PhotoReader:
         each way) like tiles or out of the photo. A city washed out by the light can read
         no cell surely, yet it ends where the table begins; a cloth that looks like tiles
         goes on past the block, and a block reaching past the frame shows no edge there.
+        Whether a cell shows a tile is the model's own reading, as for the cells around it:
+        what the players taught (``Adaptation``) reads their buildings, and read a cell of
+        the washed-out city unlike a tile once four cities were learned.
         """
         cfg = self.config
-        if look.not_tiles > cfg.edged_city_unlike:
-            return False
         cells = SIZE + 2
         side, pad = geometry.warp_size(cfg, cells)
         view = geometry.warp_quad(image, look.quad, geometry.square(
             pad + cfg.cell_px, SIZE * cfg.cell_px), side)
         probs, _, _ = self._classify([view], cells)
         unlike = self._unlike_tiles(probs).reshape(cells, cells)
+        if unlike[1:-1, 1:-1].sum() > cfg.edged_city_unlike:
+            return False
         centres = np.float32([(col - 0.5, row - 0.5) for row in range(cells)
                               for col in range(cells)])  # in the block's cells
         to_image = cv2.getPerspectiveTransform(geometry.square(0, SIZE), look.quad)

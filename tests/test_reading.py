@@ -1,5 +1,7 @@
 """Golden photo cases: every committed fixture is read exactly, upright, with its corners."""
 
+import io
+
 import cv2
 import numpy as np
 import pytest
@@ -586,6 +588,32 @@ def test_a_washed_out_city_is_read_with_every_cell_flagged_not_refused(reader):
     assert corner_error(reading.corners, want["corners"]) < 0.25
     assert len(reading.doubted()) >= 8
     assert reading.to_json()["hardly_sure"]  # (the players are told to retake it, or teach)
+
+
+def test_a_washed_out_city_is_read_the_same_once_the_players_tiles_are_learned(reader):
+    """The same city, sent as a JPEG, to a reader that has learned four cities of the test
+    fixtures (their readings accepted): what was learned read one of its cells unlike a tile,
+    one more than its edge allows, and it was refused. Whether a cell shows a tile is the
+    model's own reading, learned or not."""
+    from PIL import Image
+
+    from scorer.reading import PhotoReader
+
+    taught = PhotoReader()
+    lessons = []
+    for case in CASES[:4]:
+        reading = taught.read_file(str(photo(case)))
+        blob = reading.cells_bytes()
+        size = len(blob) // 16
+        lessons += [(blob[i * size:(i + 1) * size], building, False)
+                    for i, building in enumerate(b for row in reading.grid for b in row)]
+    assert taught.learn(lessons) is not None
+    image, want = independent_photo(78500003, "tartan", "hard")
+    jpeg = io.BytesIO()
+    Image.fromarray(image).save(jpeg, "JPEG", quality=95)
+    reading = taught.read_photo(jpeg.getvalue(), max_side=2000)
+    assert corner_error(reading.corners, want["corners"]) < 0.25
+    assert reading.to_json()["hardly_sure"]
 
 
 def test_a_cloth_whose_checks_look_like_tiles_past_the_block_is_no_city(reader):
