@@ -1120,7 +1120,9 @@ class PhotoReader:
             pad + cfg.cell_px, SIZE * cfg.cell_px), side)
         probs, _, _ = self._classify([view], cells)
         unlike = self._unlike_tiles(probs).reshape(cells, cells)
-        if unlike[1:-1, 1:-1].sum() > cfg.edged_city_unlike:
+        ring = np.ones((cells, cells), bool)
+        ring[1:-1, 1:-1] = False  # the 20 cells around the block
+        if unlike[~ring].sum() > cfg.edged_city_unlike:
             return False
         centres = np.float32([(col - 0.5, row - 0.5) for row in range(cells)
                               for col in range(cells)])  # in the block's cells
@@ -1128,8 +1130,7 @@ class PhotoReader:
         x, y = geometry.apply_matrix(centres, to_image).T.reshape(2, cells, cells)
         height, width = image.shape[:2]
         edge = unlike & (x >= 0) & (y >= 0) & (x <= width - 1) & (y <= height - 1)
-        around = cells * cells - SIZE * SIZE
-        return around - int(edge.sum() - edge[1:-1, 1:-1].sum()) <= cfg.edged_city_ring
+        return int((ring & ~edge).sum()) <= cfg.edged_city_ring  # like tiles, or off the photo
 
     def reading_of(self, look: _Look, photo: Photo) -> Reading:
         """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),

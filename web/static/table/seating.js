@@ -64,10 +64,10 @@ export function fitSeating() {
 export async function sendTablePhoto(page, file, from = null) {
   if (!file || !(await page.loaded())) return;
   if (page.busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
-  const photo = mayBePhoto(file); // (a file plainly no photo is refused, changing nothing)
-  const asked = photo ? await replacesWork(page, from) : [];
+  const maybe = mayBePhoto(file); // (a file plainly no photo is refused, changing nothing)
+  const asked = maybe ? await replacesWork(page, from) : [];
   if (!asked) return;
-  if (photo && !(await noOtherTablePhoto(page))) return;
+  if (maybe && !(await noOtherTablePhoto(page))) return;
   page.showError("");
   // The server may seat a city anywhere: every city waits while the photo is read.
   page.table.cities.forEach((_, i) => page.busy.set(i, "Reading…"));
