@@ -528,8 +528,8 @@ def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray,
     cfg = reader.config
     long_side = max(padded.shape[:2]) - 2 * pad  # of the photo shrunk by ``factor``
     small = padded[pad:len(padded) - pad, pad:padded.shape[1] - pad]
-    standing = search.standouts(stands_out, small.shape[1], cfg)  # what the finder misses
-    # on a cloth it never saw
+    standing = search.standouts(stands_out, small.shape[1], cfg, cfg.standout_opens)  # what
+    # the finder misses on a cloth it never saw
     if not found + standing:
         return None
     found = _one_per_city(found, cfg)

@@ -17,6 +17,7 @@ from scorer.photo import open_photo
 from scorer.reading import PhotoReader
 from scorer.table_reading import _read_around, read_cities
 from scorer.vision import geometry, search
+from scorer.vision.config import DEFAULT
 from tests.helpers import independent
 from tests.photos import photo
 
@@ -485,3 +486,24 @@ def test_a_city_whose_search_goes_astray_is_centred_from_its_own_region(reader, 
     assert len(found.cities) == len(cities) == 4
     assert all(any(search.inside(c.corners.mean(0) / found.photo.scale, q) for q in cities)
                for c in found.cities)
+
+
+def test_cities_standing_out_joined_to_the_cloth_s_edge_are_found_opened():
+    """Spots standing out (a mask of 125x93, as from a 2000x1500 photo): two cities 14
+    spots wide, turned, joined by a strip of cloth and to the cloth's edge, which runs out of
+    the photo (a seed 901 tartan table). As one region reaching the photo's edge they are
+    passed over; opened over 5 spots, each is a region of its own about its size."""
+    mask = np.zeros((93, 125), np.uint8)
+    cities = [(40, 30), (36, 62)]
+    for centre in cities:
+        box = cv2.boxPoints((centre, (14, 14), 25.0))
+        cv2.fillConvexPoly(mask, np.int32(np.round(box)), 1)
+    cv2.line(mask, (40, 30), (36, 62), 1, 2)  # a strip of cloth between them
+    cv2.line(mask, (0, 70), (60, 85), 1, 4)  # the cloth's edge
+    cv2.line(mask, (36, 62), (30, 78), 1, 3)
+    assert not search.standouts(mask.astype(bool), 2000, DEFAULT)
+    regions = search.standouts(mask.astype(bool), 2000, DEFAULT, opens=(5,))
+    for centre in cities:
+        at = np.multiply(centre, 2000 / 125)
+        assert any(search.inside(at, r.quad) and 0.8 < np.sqrt(r.area) / (14 * 2000 / 125) < 1.25
+                   for r in regions), centre

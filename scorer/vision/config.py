@@ -160,6 +160,8 @@ class VisionConfig:
     standout_closes: tuple[int, ...] = (5, 9)  # a single city's photo: the spots closed over
     # this many (the gaps between tiles), then this many (plain tiles), ...
     standout_regions: int = 2  # ... and this many of the regions of each tried, largest first
+    standout_opens: tuple[int, ...] = (5, 7)  # a whole table's photo: the spots also opened over
+    # this many (cities joined by a strip of cloth, or to the cloth's edge)
     frame_city_shares: tuple[float, ...] = (0.8, 0.55, 0.4, 0.28, 0.2)  # then squares this
     # share of the photo's shorter side in its middle, put on their tiles' lattice: a city
     # filling the frame, or aimed at on a cloth that hides it (each tried from

@@ -87,19 +87,38 @@ def candidates(masks: np.ndarray, boxes: list[np.ndarray], backs: list[np.ndarra
     return sorted(found, key=lambda c: -c.area)
 
 
-def standouts(mask: np.ndarray, width: int, config: VisionConfig) -> list[Candidate]:
+def standouts(mask: np.ndarray, width: int, config: VisionConfig,
+              opens: tuple[int, ...] = ()) -> list[Candidate]:
     """Regions that stand out from the table around them (``mask``, from ``standing_out``
     of an image ``width`` pixels wide), largest first: quads (4, 2) in that image's pixels,
     whole (those reaching the photo's edge are left to the finder). The finder knows the
-    tables it learned on, and a busy cloth it never saw can hide a city from it."""
+    tables it learned on, and a busy cloth it never saw can hide a city from it.
+
+    With ``opens``, then (largest first again) those of the mask opened over each size of
+    spots that are not a region found before: two cities joined by a strip of cloth, or to
+    the cloth's own edge, stand out as one region, reaching the photo's edge or far from
+    square.
+    """
     h, w = mask.shape
-    found = []
-    for quad in geometry.quads_from_mask(mask, config.standout_min_area, config.table_regions):
-        if (quad.min(0) < 1).any() or (quad.max(0) > (w - 2, h - 2)).any():
-            continue  # reaching the photo's edge: a cut city, or the floor beyond the table
-        if squareness(quad) >= config.standout_min_squareness:
-            found.append(Candidate(geometry.rescale(quad, width / w), False))
-    return found
+    found: list[np.ndarray] = []
+    for size in (0, *opens):
+        spots = mask.astype(np.uint8)
+        if size:
+            spots = cv2.morphologyEx(spots, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+        for quad in geometry.quads_from_mask(spots, config.standout_min_area, config.table_regions):
+            if (quad.min(0) < 1).any() or (quad.max(0) > (w - 2, h - 2)).any():
+                continue  # reaching the photo's edge: a cut city, or the floor beyond the table
+            if squareness(quad) >= config.standout_min_squareness and not any(
+                    _same_region(quad, other) for other in found):
+                found.append(quad)
+    return [Candidate(geometry.rescale(quad, width / w), False) for quad in found]
+
+
+def _same_region(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two quads (4, 2) outline one region: each centre inside the other, and of
+    about one size (opened, a city joined to the cloth's edge is a city alone)."""
+    larger, smaller = sorted((area(quad), area(other)), reverse=True)
+    return inside(quad.mean(0), other) and inside(other.mean(0), quad) and larger < 1.25 * smaller
 
 
 def standing_out(image: np.ndarray, config: VisionConfig) -> np.ndarray:
