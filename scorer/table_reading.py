@@ -91,8 +91,9 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             halves += [(half, False, None, False) for half in _halves(quad)
                        if search.within(half.mean(0)[None], width, height, 0)]
         if any(search.inside(quad.mean(0), q) for q in [lk.quad for lk in found] +
-               [u.quad for u in unread]):
-            continue  # a city already read or reported
+               [u.quad for u in unread if not placed]):
+            continue  # a city already read or reported (a region standing out whole may
+            # be a city that the finder saw joined to the cloth, reaching the frame's edge)
         if search.area(quad) < cfg.table_min_size * largest:
             continue  # too small to be a city beside those found: clutter
         if at_edge and search.squareness(quad) < cfg.table_min_squareness:
@@ -149,6 +150,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
                 look.not_tiles == 0):
             found.append(look)
             unclear = [u for u in unclear if not search.inside(u.quad.mean(0), look.quad)]
+            unread = [u for u in unread if not search.inside(look.quad.mean(0), u.quad)]
             searches += searched  # the searches that find a city are not counted
             if searched and not search.inside(quad.mean(0), look.quad):  # a neighbour's
                 again.append((quad, at_edge, None, False))

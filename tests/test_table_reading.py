@@ -206,6 +206,17 @@ def test_a_city_not_made_out_at_first_is_read_from_another_region_over_it(reader
     assert not found.unread
 
 
+def test_a_city_standing_out_inside_a_region_reported_cut_is_read(reader):
+    """Five cities on tartan (seed 911, medium). The finder saw one of them joined to the
+    cloth below it, a region reaching the frame's bottom edge, reported as a city cut by the
+    frame; the city itself stands out whole, reads whole at first sight, and is read: the
+    report over it goes."""
+    found = every_complete_city_found(
+        reader, *independent_table(911015, 5, "tartan", "medium"), count=5)
+    assert not any(any(search.inside(c.corners.mean(0), u.corners) for u in found.unread)
+                   for c in found.cities)
+
+
 def test_a_block_of_a_tiled_table_top_is_not_read_as_a_city(reader):
     """Five cities on a table of large ceramic tiles (seed 905, easy). Searched around, a
     region over four of the table's tiles each way reads as a city, every cell like a tile,
