@@ -509,6 +509,29 @@ def render_table(
     made}. cut: whether one or two extra cities lie across the frame's edge (None: by chance).
     The same arguments give the same photo.
     """
+    rng, level, faces, cam, cities, info = _laid_out(
+        seed, n_cities, family, tier, art, size, min_tile_px, cut
+    )
+    edges = _table_edges(rng, level, cities, info.pop("table_turn"))
+    things = _clutter(rng, level, cam, faces, cities, edges)
+    image, photo_info = _photograph(rng, family, level, cam, info["lens"], cities, things, edges)
+    n_complete = sum(city.complete for city in cities)
+    info.update(
+        photo_info,
+        cities=n_complete,
+        cut_cities=len(cities) - n_complete,
+        closest_gap_mm=round(min(_closest_gap(cities), 1e4), 1),
+        min_tile_px_asked=min_tile_px,
+        table_edges=[bool(b < 5000) for b in np.abs(edges[1])],
+        things=sorted({type(t).__name__ for t in things}),
+    )
+    return image, _truth(rng, cam, cities, family, tier, art, info)
+
+
+def _laid_out(seed, n_cities, family, tier, art, size, min_tile_px, cut):
+    """The cities seated and framed, before anything is drawn: the generator (to go on with),
+    the tier's level, the tiles' faces, the camera, the cities (complete, then cut) and what
+    was made."""
     _check(n_cities, family, tier, art, size, min_tile_px, cut)
     n_cities, size = int(n_cities), (int(size[0]), int(size[1]))
     rng = np.random.default_rng(
@@ -534,20 +557,30 @@ def render_table(
     cam, cut_cities, info = _lay_out(rng, tier, complete, extra, size, min_tile_px, cut is True)
     for city in cut_cities:
         city.complete = False
-    cities = complete + cut_cities
-    edges = _table_edges(rng, level, cities, info.pop("table_turn"))
-    things = _clutter(rng, level, cam, faces, cities, edges)
-    image, photo_info = _photograph(rng, family, level, cam, info["lens"], cities, things, edges)
-    info.update(
-        photo_info,
-        cities=n_cities,
-        cut_cities=len(cities) - n_cities,
-        closest_gap_mm=round(min(_closest_gap(cities), 1e4), 1),
-        min_tile_px_asked=min_tile_px,
-        table_edges=[bool(b < 5000) for b in np.abs(edges[1])],
-        things=sorted({type(t).__name__ for t in things}),
-    )
-    return image, _truth(rng, cam, cities, family, tier, art, info)
+    return rng, level, faces, cam, complete + cut_cities, info
+
+
+def table_layout(
+    seed: int,
+    n_cities: int,
+    family: str,
+    tier: str,
+    art: str = "artwork",
+    size: tuple[int, int] = (4000, 3000),
+    min_tile_px: float = 40.0,
+    cut: bool | None = None,
+) -> dict:
+    """Where render_table's cities lie in its photo, without drawing it (milliseconds, not
+    seconds): {"corners": (N, 4, 2) TL TR BR BL of each complete city in the image, "order":
+    their seating order (indices into corners), "margin_deg": how much nearer straight down
+    the first seat is than the runner-up, "layout": ring, ellipse or rectangle}."""
+    *_, cam, cities, info = _laid_out(seed, n_cities, family, tier, art, size, min_tile_px, cut)
+    whole = [city for city in cities if city.complete]
+    centres = cam.to_output(cam.project([[*c.centre, THICK_MM] for c in whole])[0])
+    table_centre = cam.to_output(cam.project([[0.0, 0.0, THICK_MM]])[0])[0]
+    order, margin = seating_order(centres, table_centre, [True] * len(whole))
+    corners = np.array([cam.to_output(cam.project(c.corners3())[0]) for c in whole])
+    return {"corners": corners, "order": order, "margin_deg": margin, "layout": info["layout"]}
 
 
 def _photograph(rng, family, level, cam, lens, cities, things, edges) -> tuple[np.ndarray, dict]:

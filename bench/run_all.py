@@ -7,7 +7,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 for script, extra in (("speed.py", []), ("accuracy.py", []), ("independent.py", []),
                       ("art_transfer.py", []), ("adaptation.py", []), ("web_load.py", []),
-                      ("page_weight.py", []),
+                      ("page_weight.py", []), ("seating.py", []),
                       ("fuzz.py", []), ("robustness.py", [])):
     print(f"\n== {script} {' '.join(extra)}", flush=True)
     subprocess.run([sys.executable, str(HERE / script), *extra], check=False)

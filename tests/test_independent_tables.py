@@ -134,6 +134,18 @@ def test_order_goes_clockwise_from_the_city_nearest_straight_down(case):
     assert turned == sorted(turned)
 
 
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_layout_alone_is_the_photo_s(case):
+    """table_layout (bench/seating.py) gives the complete cities of render_table's photo, in
+    its seating order, without drawing it."""
+    seed, n, family, tier, art, cut = case
+    _, truth = photo(*case)
+    layout = tables.table_layout(seed, n, family, tier, art, size=SMALL, min_tile_px=TILE_PX, cut=cut)
+    seated = [truth["cities"][i]["corners"] for i in truth["order"]]
+    assert np.allclose([layout["corners"][i] for i in layout["order"]], seated, atol=0.01)
+    assert layout["margin_deg"] == pytest.approx(truth["scene"]["order_margin_deg"], abs=0.05)
+
+
 def test_seating_order_on_a_clock_face():
     # image coordinates, y down: below, left of, above, right of the centre, and a cut city below
     centres = [(10, 0), (0, -10), (-10, 0), (0.5, 10), (0, 12)]
