@@ -108,6 +108,12 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         # a region put on its tiles' lattice, most cells like tiles, is centred on them, not
         # searched around (the search takes the finder's estimates, which missed it)
         on_tiles = placed and look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles
+        if placed and not on_tiles and not at_edge:  # its lattice doubtful: the region's
+            # own outline centred on its tiles first (a lattice's period can be a cell off)
+            own = reader.centre_on_tiles(seen.image, reader.look(seen.image, quad))
+            if not own.not_tiles and search.inside(own.quad.mean(0), quad) and not _read_before(
+                    own, found, cfg):
+                look, on_tiles = own, True
         if look.not_tiles and (searches or retry) and not on_tiles:  # corners off: search
             searches -= not retry  # around it as in a single photo (again: not counted)
             size = float(np.median([_extent(lk.quad) for lk in found])) if found else 0.0
