@@ -109,7 +109,7 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
         # searched around (the search takes the finder's estimates, which missed it)
         on_tiles = placed and look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles
         if placed and not on_tiles and not at_edge:  # its lattice doubtful: the region's
-            # own outline centred on its tiles first (a lattice's period can be a cell off)
+            # own outline centred on its tiles first (a lattice's period can come out long)
             own = reader.centre_on_tiles(seen.image, reader.look(seen.image, quad))
             if not own.not_tiles and search.inside(own.quad.mean(0), quad) and not _read_before(
                     own, found, cfg):
