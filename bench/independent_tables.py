@@ -576,11 +576,18 @@ def table_layout(
     the first seat is than the runner-up, "layout": ring, ellipse or rectangle}."""
     *_, cam, cities, info = _laid_out(seed, n_cities, family, tier, art, size, min_tile_px, cut)
     whole = [city for city in cities if city.complete]
-    centres = cam.to_output(cam.project([[*c.centre, THICK_MM] for c in whole])[0])
-    table_centre = cam.to_output(cam.project([[0.0, 0.0, THICK_MM]])[0])[0]
-    order, margin = seating_order(centres, table_centre, [True] * len(whole))
-    corners = np.array([cam.to_output(cam.project(c.corners3())[0]) for c in whole])
+    _, corners, _, order, margin = _in_photo(cam, whole)
     return {"corners": corners, "order": order, "margin_deg": margin, "layout": info["layout"]}
+
+
+def _in_photo(cam, cities) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int], float]:
+    """Where the cities lie in the photo: their centres (N, 2), corners (N, 4, 2) and the
+    table centre (2,); the complete ones' seating order around it and its margin."""
+    centres = cam.to_output(cam.project([[*c.centre, THICK_MM] for c in cities])[0])
+    table_centre = cam.to_output(cam.project([[0.0, 0.0, THICK_MM]])[0])[0]
+    order, margin = seating_order(centres, table_centre, [c.complete for c in cities])
+    corners = np.array([cam.to_output(cam.project(c.corners3())[0]) for c in cities])
+    return centres, corners, table_centre, order, margin
 
 
 def _photograph(rng, family, level, cam, lens, cities, things, edges) -> tuple[np.ndarray, dict]:
@@ -608,19 +615,17 @@ def _photograph(rng, family, level, cam, lens, cities, things, edges) -> tuple[n
 def _truth(rng, cam, cities, family, tier, art, info) -> dict:
     """The cities (in a drawn order), their seating order and how the photo was made."""
     cities = [cities[i] for i in rng.permutation(len(cities))]
-    centres = cam.to_output(cam.project([[*c.centre, THICK_MM] for c in cities])[0])
-    table_centre = cam.to_output(cam.project([[0.0, 0.0, THICK_MM]])[0])[0]
-    order, margin = seating_order(centres, table_centre, [c.complete for c in cities])
+    centres, corners, table_centre, order, margin = _in_photo(cam, cities)
     info.update(order_margin_deg=round(margin, 1), tile_gap_mm=[round(c.gap, 2) for c in cities])
     return {
         "cities": [
             {
                 "grid": city.grid,
-                "corners": np.round(cam.to_output(cam.project(city.corners3())[0]), 2).tolist(),
+                "corners": np.round(city_corners, 2).tolist(),
                 "complete": city.complete,
                 "centre": np.round(centre, 2).tolist(),
             }
-            for city, centre in zip(cities, centres, strict=True)
+            for city, centre, city_corners in zip(cities, centres, corners, strict=True)
         ],
         "order": order,
         "table_centre": np.round(table_centre, 2).tolist(),

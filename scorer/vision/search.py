@@ -101,10 +101,10 @@ def standouts(mask: np.ndarray, width: int, config: VisionConfig,
     """
     h, w = mask.shape
     found: list[np.ndarray] = []
+    spotted = mask.astype(np.uint8)
     for size in (0, *opens):
-        spots = mask.astype(np.uint8)
-        if size:
-            spots = cv2.morphologyEx(spots, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+        spots = cv2.morphologyEx(spotted, cv2.MORPH_OPEN, np.ones((size, size), np.uint8)) \
+            if size else spotted
         for quad in geometry.quads_from_mask(spots, config.standout_min_area, config.table_regions):
             if (quad.min(0) < 1).any() or (quad.max(0) > (w - 2, h - 2)).any():
                 continue  # reaching the photo's edge: a cut city, or the floor beyond the table
