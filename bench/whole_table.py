@@ -155,6 +155,22 @@ def summarise(rows: list[dict]) -> dict:
             "read_ms": float(np.mean([r["read_ms"] for r in rows]))}
 
 
+def read_times(rows: list[dict]) -> str:
+    """How long a photo took to read: the median, the 90th percentile and the slowest, and
+    the median by table family, slowest first (with several workers, each shares the
+    machine's cores)."""
+    ms = np.array([r["read_ms"] for r in rows], float)
+    slowest = rows[int(np.argmax(ms))]
+    families = {f: np.median([r["read_ms"] for r in rows if r["family"] == f])
+                for f in {r["family"] for r in rows}}
+    by_family = ", ".join(f"{f} {m / 1000:.1f}" for f, m in
+                          sorted(families.items(), key=lambda item: -item[1]))
+    return (f"read time a photo: median {np.median(ms) / 1000:.1f} s, 90 % within "
+            f"{np.percentile(ms, 90) / 1000:.1f} s, slowest {ms.max() / 1000:.1f} s "
+            f"({slowest['family']}, {slowest['cities']} cities); median by table family (s): "
+            f"{by_family}")
+
+
 def _fmt(value) -> str:
     return "-" if value is None else f"{value:.1f}"
 
@@ -243,6 +259,7 @@ def main(argv=None) -> None:
         print(table("by number of cities", by_count))
         print(table("by tier", by_tier))
         print(f"\n{len(results)} photos in {time.perf_counter() - t0:.0f} s")
+        print(read_times(results))
     timed = speed(families, args.seed * 7) if families else []
     if args.json:
         args.json.write_text(json.dumps({"by_count": by_count, "by_tier": by_tier,

@@ -151,6 +151,7 @@ class _Look:
     cells: np.ndarray
     not_tiles: int  # cells that do not look like a tile
     emptiness: float  # summed "no tile" probability: a tie-break between estimates
+    turn_lead: float = 0.0  # how clearly its cells voted for its turn k (``_read_voted``)
 
 
 @dataclass
@@ -493,19 +494,27 @@ class PhotoReader:
     def read_cities_cells(self, warped: list[np.ndarray], upright: bool = False) -> list[tuple]:
         """``read_cells`` of several warped cities, the classifier running once for all, and
         again for those that lie turned (not when the cities are known to be ``upright``)."""
+        return self._read_voted(warped, upright)[0]
+
+    def _read_voted(self, warped: list[np.ndarray], upright: bool = False) -> tuple[list, np.ndarray]:
+        """``read_cities_cells`` and, for each city (N,), how clearly its cells voted for its
+        turn: the lead of the turn chosen over the next, in log chances summed over its cells
+        (0 for cities known to be ``upright``: no vote)."""
         n = SIZE * SIZE
-        ks = [0] * len(warped)
+        ks, lead = [0] * len(warped), np.zeros(len(warped))
         if upright:
             probs, features = self._buildings(warped)
         else:
             read = self._classify(warped)
             turns = np.log(np.clip(read[1], 1e-9, 1)).reshape(len(warped), n, -1).sum(axis=1)
             ks = [int(k) for k in np.argmax(turns, axis=1)]
+            ranked = np.sort(turns, axis=1)
+            lead = ranked[:, -1] - ranked[:, -2]
             probs, features = self._upright_buildings(warped, ks, read)
         ups = [geometry.turned_back(w, k) for w, k in zip(warped, ks, strict=True)]
         return [(k, up, probs[i * n:(i + 1) * n].reshape(4, 4, -1),
                  features[i * n:(i + 1) * n].astype(np.float32).reshape(4, 4, -1))
-                for i, (k, up) in enumerate(zip(ks, ups, strict=True))]
+                for i, (k, up) in enumerate(zip(ks, ups, strict=True))], lead
 
     def _upright_buildings(self, warped: list[np.ndarray], ks: list[int],
                            read: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -530,12 +539,12 @@ class PhotoReader:
     def looks(self, image: np.ndarray, quads: list[np.ndarray], upright: bool = False) -> list[_Look]:
         """``look`` at several corner estimates, the classifier running twice for all; with
         ``upright``, each quad's first corner is the city's top left (no turn is read)."""
-        read = self.read_cities_cells([geometry.warp_city(image, q, self.config) for q in quads],
-                                      upright)
+        read, leads = self._read_voted(
+            [geometry.warp_city(image, q, self.config) for q in quads], upright)
         empty_at = self.classifier.labels.index("empty")
         return [_Look(q, k, up, probs, cells, int(self._unlike_tiles(probs).sum()),
-                      float(probs[..., empty_at].sum()))
-                for q, (k, up, probs, cells) in zip(quads, read, strict=True)]
+                      float(probs[..., empty_at].sum()), float(lead))
+                for q, (k, up, probs, cells), lead in zip(quads, read, leads, strict=True)]
 
     def _unlike_tiles(self, probs: np.ndarray) -> np.ndarray:
         """Which cells do not look like a tile: probs (..., L) -> bool (...)."""
@@ -569,7 +578,9 @@ class PhotoReader:
         does not read surely, the same city a quarter, half and three quarters round is
         nudged too, and one that then reads every cell surely is taken: the turn was voted
         by cells that may have shown half of two tiles, and which way a city is nudged
-        depends on which way up its cells are read. Else the city is kept the way it was
+        depends on which way up its cells are read. (Not when its cells voted for its turn
+        clearly, ``config.turn_vote_sure``: in whole-table photos, no such city was turned,
+        and the turns were a third of the time spent centring.) Else the city is kept the way it was
         voted, or turned where it lies when that reads more surely. (A turn that reads only more cells
         surely is no proof: on a table without a city, or in a printing the model never
         saw, some turn does.) ``image`` is the one the look's quad is in.
@@ -578,8 +589,8 @@ class PhotoReader:
             return look
         framed = self._reframed(image, look)
         best = self._nudged_look(image, framed)
-        if self._reads_surely(best):
-            return best
+        if self._reads_surely(best) or framed.turn_lead >= self.config.turn_vote_sure:
+            return best  # (sixteen cells that agree this clearly on the turn are not turned)
         turned = self._turned(image, framed)
         for other in turned:
             nudged = self._nudged_look(image, other, upright=True)
@@ -717,9 +728,20 @@ class PhotoReader:
         for dx, dy in shifts:
             x, y = extra + round(dx * step * cfg.cell_px), extra + round(dy * step * cfg.cell_px)
             views.append(wide[y:y + side, x:x + side])
-        probs, _ = self._buildings(views)
-        sure = self._log_sureness(probs).reshape(len(shifts), SIZE * SIZE)
         stay = shifts.index((0, 0))
+        sure = np.repeat(self._log_sureness(self._buildings([views[stay]])[0])[None],
+                         len(shifts), axis=0)  # (shifts, 16): a cell not read shifted stays
+        # a cell this sure as it is cannot read clearly surer shifted: log sureness is at
+        # most log(1 + LOG_FLOOR); the others are read shifted (most cells of a doubtful
+        # city are sure: 144 cells read became about 30). With what was learned, a cell
+        # reads as its city's others do (a printing is told by all sixteen): all are read.
+        movable = np.flatnonzero(sure[stay] < np.log(1 + LOG_FLOOR) - cfg.centre_min_gain
+                                 if self.adaptation is None else np.ones(SIZE * SIZE, bool))
+        if not movable.size:
+            return None
+        moves = [i for i in range(len(shifts)) if i != stay]
+        probs, _ = self._buildings_of(*self._crops([views[i] for i in moves], only=movable))
+        sure[np.ix_(moves, movable)] = self._log_sureness(probs).reshape(len(moves), -1)
         choice = np.where(sure.max(0) - sure[stay] > cfg.centre_min_gain, sure.argmax(0), stay)
         if (choice == stay).all():
             return None
@@ -1191,8 +1213,7 @@ class PhotoReader:
         kinds = np.ix_(which, tavern)  # each doubtful cell's tavern kinds
         split = probs[kinds] + read.reshape(len(quads), len(which), -1)[..., tavern].sum(0)
         probs[kinds] = probs[kinds].sum(1, keepdims=True) * split / split.sum(1, keepdims=True)
-        return _Look(look.quad, look.k, look.upright, probs.reshape(look.probs.shape),
-                     look.cells, look.not_tiles, look.emptiness)
+        return replace(look, probs=probs.reshape(look.probs.shape))
 
     def by_icons(self, upright: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """Cell probabilities (4, 4, L) of an upright warped city (S, S, 3) with each tavern's

@@ -34,6 +34,8 @@ class VisionConfig:
     centre_steps: tuple[float, ...] = (0.3, 0.15, 0.08)  # a doubtful city's cells are read again
     # shifted this many cells each way, coarse first, and its corners moved to where ...
     centre_min_gain: float = 0.05  # ... a cell's log sureness grows by at least this
+    turn_vote_sure: float = 25.0  # a city still doubtful once nudged is nudged turned too,
+    # unless its cells' turn votes lead the next turn by this much (log chances, summed)
     reframe_not_tiles: int = 2  # a city with this many cells unlike tiles is framed again:
     reframe_moves: tuple[float, ...] = (-1, -0.5, 0.5, 1)  # a side, or all four, moved this
     # many cells ...
