@@ -647,8 +647,11 @@ def _standing_besides(reader: PhotoReader, seen: Photo, small: np.ndarray,
     cities = [look.quad for look in found]
     left = _without(stands_out, cities, to_image, small.shape[1], cfg)
     least = SIZE * cfg.table_min_cell_px / (scale * seen.scale)
-    regions = _large_enough(search.standouts(left, small.shape[1], cfg, cfg.standout_opens), least)
     area = float(np.median([search.area(q) for q in cities])) / scale ** 2
+    regions = [c for c in _large_enough(search.standouts(left, small.shape[1], cfg,
+                                                         cfg.standout_opens), least)
+               if search.area(c.quad) >= cfg.table_besides_least * area]  # (not the specks
+    # left around the cities taken out: each is read on nine blocks)
     looks = _likeliest_blocks(reader, seen.image,
                               [_lattice_of(reader, small, c.quad, to_image, area, parts=True)
                                for c in regions])

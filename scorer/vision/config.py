@@ -140,6 +140,7 @@ class VisionConfig:
     # this share of the median city's is not read (a patch of a busy cloth)
     table_besides_looks: int = 3  # regions standing out once the cities found are taken out,
     # looked at (the likeliest; on a newspaper each costs seconds)
+    table_besides_least: float = 0.35  # ... of a city's area at least
     table_part_area: float = 0.7  # a region standing out this share of a city's area is part
     # of one (the rest of it lit like the table: a lamp's glare over it), looked at as large
     table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
