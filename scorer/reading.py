@@ -579,11 +579,12 @@ class PhotoReader:
         nudged too, and one that then reads every cell surely is taken: the turn was voted
         by cells that may have shown half of two tiles, and which way a city is nudged
         depends on which way up its cells are read. (Not when its cells voted for its turn
-        clearly, ``config.turn_vote_sure``: in whole-table photos, no such city was turned,
-        and the turns were a third of the time spent centring.) Else the city is kept the way it was
-        voted, or turned where it lies when that reads more surely. (A turn that reads only more cells
-        surely is no proof: on a table without a city, or in a printing the model never
-        saw, some turn does.) ``image`` is the one the look's quad is in.
+        clearly, ``config.turn_vote_sure``: of such cities in hard single photos and whole
+        tables, none was turned, and the turns took a third of the time spent centring.)
+        Else the city is kept the way it was voted, or turned where it lies when that reads
+        more surely. (A turn that reads only more cells surely is no proof: on a table
+        without a city, or in a printing the model never saw, some turn does.) ``image`` is
+        the one the look's quad is in.
         """
         if self._reads_surely(look):
             return look

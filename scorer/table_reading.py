@@ -565,7 +565,7 @@ def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray,
                                    None if before is photo else before)
     known = earlier.get("looks") if before is seen else None
     scale = _extent(to_image(np.float32([[0, 0], [1, 1]])))  # its pixels per one of small's
-    least = SIZE * cfg.table_min_cell_px / (factor * photo.scale)  # a city's extent, at least
+    least = _least_extent(cfg, factor * photo.scale)
     quick = _first_looks(reader, seen, _large_enough(found, least), to_image, typical,
                          known=known)
     read = [_extent(look.quad) for look in quick.values() if not look.not_tiles]
@@ -646,7 +646,7 @@ def _standing_besides(reader: PhotoReader, seen: Photo, small: np.ndarray,
 
     cities = [look.quad for look in found]
     left = _without(stands_out, cities, to_image, small.shape[1], cfg)
-    least = SIZE * cfg.table_min_cell_px / (scale * seen.scale)
+    least = _least_extent(cfg, scale * seen.scale)
     area = float(np.median([search.area(q) for q in cities])) / scale ** 2
     regions = [c for c in _large_enough(search.standouts(left, small.shape[1], cfg,
                                                          cfg.standout_opens), least)
@@ -655,9 +655,10 @@ def _standing_besides(reader: PhotoReader, seen: Photo, small: np.ndarray,
     looks = _likeliest_blocks(reader, seen.image,
                               [_lattice_of(reader, small, c.quad, to_image, area, parts=True)
                                for c in regions])
-    likely = sorted(((look.not_tiles, -reader.sure_cells(look), i) for i, look in enumerate(looks)
-                     if SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles
-                     and reader.sure_cells(look) >= cfg.min_sure_cells))
+    sure = [reader.sure_cells(look) for look in looks]
+    likely = sorted((look.not_tiles, -sure[i], i) for i, look in enumerate(looks)
+                    if SIZE * SIZE - look.not_tiles >= cfg.unclear_min_tiles
+                    and sure[i] >= cfg.min_sure_cells)
     for *_, i in likely[:cfg.table_besides_looks]:  # (on a newspaper, many columns are left)
         yield to_image(regions[i].quad), False, looks[i], True
 
@@ -675,6 +676,12 @@ def _without(stands_out: np.ndarray, cities: list[np.ndarray], to_image, width: 
         grown = (quad - centre) * config.table_read_margin + centre
         cv2.fillConvexPoly(left, np.int32(np.round(grown * to_mask)), 0)
     return left
+
+
+def _least_extent(config, full_size_per_pixel: float) -> float:
+    """The least extent of a city (cells of ``table_min_cell_px`` in the photo as taken), in
+    the pixels of an image ``full_size_per_pixel`` times smaller than the photo as taken."""
+    return SIZE * config.table_min_cell_px / full_size_per_pixel
 
 
 def _large_enough(regions: list[search.Candidate], least: float) -> list[search.Candidate]:
