@@ -1132,6 +1132,28 @@ def test_one_photo_per_city_goes_to_a_city_whose_photo_showed_no_city(server, br
     page.close()
 
 
+def test_more_photos_than_cities_asks_before_leaving_the_last_out(server, browser):
+    """Four photos chosen for a 3-player table's three cities: the page says that the last is
+    left out and reads the first three only when the player says so (the fourth used to be
+    dropped without a word); declined, nothing is sent."""
+    page, table_id, errors = phone_at_new_table(server, browser, ["Ann", "Ben", "Cy"])
+    files = [str(photo(c)) for c in CASES[:4]]
+    question = dismissed(page, lambda: page.set_input_files("#all-photos", files))
+    assert question == ("4 photos chosen for 3 cities (cities 1, 2 and 3): the first 3 are read, "
+                        "the last is left out.")
+    assert not any(c["photo"] for c in page.request.get(
+        f"{server}/api/tables/{table_id}").json()["cities"])
+    page.set_input_files("#all-photos", [])
+    page.set_input_files("#all-photos", files)
+    answered(page, True)
+    for city in (1, 2, 3):
+        page.locator(f'.city[data-city="{city}"] .grid-wrap.photo').wait_for(timeout=90_000)
+    cities = page.request.get(f"{server}/api/tables/{table_id}").json()["cities"]
+    assert [c["grid"] for c in cities] == [truth(c)["grid"] for c in CASES[:3]]
+    assert errors == []
+    page.close()
+
+
 def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(server, browser,
                                                                           tmp_path):
     blank = bare_floor(tmp_path)
@@ -1474,6 +1496,30 @@ def test_table_page_works_with_the_keyboard_and_a_screen_reader(server, browser)
     page.close()
 
 
+def test_a_double_tap_on_a_building_sets_the_cell_and_opens_no_other_picker(server, browser):
+    """The picker closes on the first tap of a double tap on a building; the second tap fell on
+    the city under the finger and opened the picker again on another cell."""
+    page, table_id, errors = phone_at_new_table(server, browser, ["Ann", "Ben", "Cy"])
+    grid = [["shop"] * 4, ["park"] * 4, ["house"] * 4, ["factory"] * 4]
+    for city in (1, 2, 3):
+        type_grid(page, server, table_id, city, grid)
+    page.reload()
+    card = page.locator('.city[data-city="2"]')
+    card.locator('.cell[data-row="1"][data-col="1"]').click()
+    office = page.locator('#picker .pick[data-building="office"]')
+    box = office.bounding_box()
+    office.dblclick()
+    expect(card.locator('.cell[data-row="1"][data-col="1"]')).to_have_attribute(
+        "aria-label", re.compile(r"^Row 1, column 1: office"))
+    under = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.cell') !== null",
+                          [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert under  # (the test's premise: a cell lay under the building tapped)
+    page.wait_for_timeout(500)
+    expect(page.locator("#picker")).to_be_hidden()
+    assert errors == []
+    page.close()
+
+
 def test_looks_right_clears_a_flag_and_keeps_the_cell(server, browser):
     page = browser.new_page(viewport={"width": 390, "height": 844})
     table_id = new_table(page, server, ["Ann", "Ben", "Cy"])
@@ -1752,7 +1798,8 @@ def test_tavern_and_factory_scores_draw_their_cells_in_words(server, browser):
         expect(cell.locator(".badge")).to_have_text("3")
     why = card.locator(".why").inner_text()
     assert "2 factories worth 3 each (the second most factories at the table)" in why
-    assert "Factories at the table: Ben & Cy 4 (4 each), Ann & Ben 2 (3 each), Cy & Ann 0" in why
+    assert ("Factories at the table: city 2 (Ben & Cy) 4, 4 each; city 1 (Ann & Ben) 2, 3 each; "
+            "city 3 (Cy & Ann) 0") in why
 
     # Shops and houses say which line and what each house is worth.
     explain("shops")
@@ -1924,10 +1971,10 @@ def test_a_note_says_when_another_citys_factories_move_a_total(server, browser):
     expect(page.locator(".winner")).to_be_visible()
     after = [c["scores"]["total"] for c in table_scores(page, server, table_id)[:2]]
     assert after == [before[0] - 2, before[1] - 1]
-    first = (f"Ann & Ben's total went from {before[0]} to {after[0]}: their factories are now "
-             "second most, 3 each (Cy & Ann have more)")
-    second = (f"Ben & Cy's total went from {before[1]} to {after[1]}: their factories are now "
-              "neither the most nor second most, 2 each (Cy & Ann and Ann & Ben have more)")
+    first = (f"City 1 (Ann & Ben) went from {before[0]} to {after[0]}: its factories are now "
+             "second most, 3 each (city 3 has more)")
+    second = (f"City 2 (Ben & Cy) went from {before[1]} to {after[1]}: its factories are now "
+              "neither the most nor second most, 2 each (cities 3 and 1 have more)")
     expect(notes).to_have_text([first, second])
     expect(page.locator('.city[data-city="1"] .moved')).to_have_text(first)
     expect(page.locator('.city[data-city="2"] .moved')).to_have_text(second)

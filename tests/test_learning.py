@@ -245,6 +245,20 @@ def test_forgetting_restores_the_shipped_model_exactly(client, reader):
     assert again["grid"] == shipped.grid and not again["reading"]["adapted"]
 
 
+def test_a_solo_table_finished_with_automavilles_counts_teaches_at_once(client):
+    """Typing Automaville's counts completes a solo table whose two other cities were read
+    from photos: their cells teach the next photo at once (they waited for another change)."""
+    table = client.post("/api/tables", json={"players": ["Zoë"]}).json
+    for city, case in ((1, "easy-00"), (3, "easy-01")):
+        upload(client, table["id"], city, photo(case).read_bytes())
+    assert client.get("/api/learning").json["cells"] == 0  # not finished: nothing accepted
+    counts = {"shop": 6, "tavern-drink": 1, "tavern-music": 1, "tavern-food": 2, "park": 3,
+              "office": 3}
+    done = client.put(f"/api/tables/{table['id']}/cities/2/counts", json={"counts": counts})
+    assert done.status_code == 200 and done.json["scores"]["complete"]
+    assert client.get("/api/learning").json["cells"] == 32
+
+
 def test_rereading_uses_what_was_learned_and_keeps_the_players_choices(client):
     table = client.post("/api/tables", json={"players": ["Ann", "Ben"]}).json
     right = truth("easy-02")["grid"]

@@ -290,6 +290,7 @@ def type_counts(table_id: str, city: int):
     index = _city_index(table, city)
     counts = service.check_counts(table, index, _body().get("counts"))
     _store().type_counts(table_id, index, counts)
+    service.learn(_store(), current_app.extensions["reader"])  # a complete table now teaches
     return jsonify(_table_json(table_id))
 
 

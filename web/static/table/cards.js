@@ -21,6 +21,7 @@ export async function sendPhotos(page, files, indexes, asked = false) {
   if (busy.size || page.reordering) { page.showError("Photos are still being read: wait for them first."); return; }
   const targets = indexes.slice(0, files.length);
   const count = targets.length;
+  if (!asked && files.length > count && !(await leaveOut(files.length, targets))) return;
   if (!asked && count > 1 && Array.from(files).some(mayBePhoto) && !(await replaceWork(page, targets))) return;
   const retake = count === 1 && holdsSomething(page.table.cities[targets[0]]);
   page.showError("");
@@ -72,6 +73,18 @@ export async function sendPhotos(page, files, indexes, asked = false) {
   }
   // several photos at once: say here which cities to look at (each card says why)
   if (count > 1 && failed.length) page.showError(`${plural(failed.length, "photo", "photos")} not read: see ${listed(failed)}.`);
+}
+
+// More photos chosen than cities to put them in: the player says whether the first are read
+// and the rest left out (none is dropped without a word).
+function leaveOut(chosen, targets) {
+  const n = targets.length;
+  const cities = n > 1 ? `cities ${listed(targets.map((i) => i + 1))}` : `city ${targets[0] + 1}`;
+  const left = chosen - n;
+  const read = n === 1 ? "the first is read" : `the first ${n} are read`;
+  const out = left === 1 ? "the last is left out" : `the last ${left} are left out`;
+  return ask(`${plural(chosen, "photo", "photos")} chosen for ${plural(n, "city", "cities")} (${cities}): ${read}, ${out}.`,
+    n === 1 ? "Read the first" : `Read the first ${n}`);
 }
 
 export function cityCard(page, city, index) {

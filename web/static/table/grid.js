@@ -64,8 +64,11 @@ export function gridView(page, city, index) {
         flag.setAttribute("aria-hidden", "true");
         cell.append(flag);
       }
-      cell.addEventListener("click", () => (page.paint && page.paint.city === index
-        ? paintCell(page, index, r, c, page.paint.building) : pickCell(page, index, r, c, building)));
+      cell.addEventListener("click", (event) => {
+        if (event.detail && performance.now() - pickerTappedAt < DOUBLE_TAP_MS) return; // a double tap's second tap on a building
+        if (page.paint && page.paint.city === index) paintCell(page, index, r, c, page.paint.building);
+        else pickCell(page, index, r, c, building);
+      });
       grid.append(cell);
     }
   }
@@ -84,6 +87,11 @@ function flaggedCell(page, index, r, c) {
     && !chosen(city, r, c) && !correctedCells(city).some(([y, x]) => y === r && x === c);
 }
 
+// A tap that lands on a cell this soon after a tap in the picker is the second tap of a double
+// tap on a building: it would open the picker again on the cell that lay under the finger.
+const DOUBLE_TAP_MS = 400;
+let pickerTappedAt = -Infinity;
+
 function pickCell(page, index, r, c, current) {
   const dialog = $("picker");
   $("picker-title").textContent = `City ${index + 1} (${cityName(page.table, index)}), row ${r + 1}, column ${c + 1}: which building?`;
@@ -93,6 +101,8 @@ function pickCell(page, index, r, c, current) {
   const looksRight = $("looks-right");
   looksRight.value = current || "";
   looksRight.hidden = !(current && flaggedCell(page, index, r, c));
+  // (a tap on a building closes the picker at once, its close event comes after the next tap)
+  dialog.onclick = () => { pickerTappedAt = performance.now(); };
   dialog.onclose = () => {
     // The page redrawn behind the picker: its cell is a new one, so focus would fall to the page.
     const focus = document.activeElement;

@@ -75,7 +75,7 @@ const EXPLAIN = {
     }
     const ranking = table.scores.cities.map((c, i) => (c ? { i, count: c.explanation.factories.count, rank: c.factory_rank, per: c.explanation.factories.per_tile } : null))
       .filter(Boolean).sort((a, b) => b.count - a.count);
-    lines.push({ text: "Factories at the table: " + ranking.map((c) => `${cityName(table, c.i)} ${c.count}${c.count ? ` (${c.per} each)` : ""}`).join(", ")
+    lines.push({ text: "Factories at the table: " + ranking.map((c) => `city ${c.i + 1} (${cityName(table, c.i)}) ${c.count}${c.count ? `, ${c.per} each` : ""}`).join("; ")
       + ". The most score 4 each, the second most 3, the others 2." });
   },
 };
@@ -221,21 +221,21 @@ export function movedTotals(before, after, categories) {
   return notes;
 }
 
-// "Ann & Ben's total went from 56 to 54: their factories are now second most, 3 each (Cy & Dee
-// have more)": a category scored by its rank at the table says where the city ranks now.
+// "City 1 (Ann & Ben) went from 56 to 54: its factories are now second most, 3 each (city 3
+// has more)": a category scored by its rank at the table says where the city ranks now. Cities
+// are named by number: in a 2-player game a city bears one player's name, like their score.
 function movedNote(table, index, was, now, categories) {
   const why = categories.filter((c) => was.scores[c] !== now.scores[c]).map((c) => {
     const mine = now.explanation[c];
-    if (!mine || mine.rank === undefined) return `their ${c} score ${now.scores[c]} instead of ${was.scores[c]}`;
+    if (!mine || mine.rank === undefined) return `its ${c} score ${now.scores[c]} instead of ${was.scores[c]}`;
     const others = table.scores.cities.map((city, j) => ({ j, count: city && j !== index ? city.explanation[c].count : -1 }));
-    const names = (pick) => others.filter(pick).sort((a, b) => b.count - a.count).map(({ j }) => cityName(table, j));
-    const [more, tied] = [names((o) => o.count > mine.count), names((o) => o.count === mine.count)];
-    const verb = (who) => (who.length > 1 || who[0].includes(" & ") ? "have" : "has");
-    const compared = more.length ? ` (${listed(more)} ${verb(more)} more)`
-      : tied.length ? ` (${listed(tied)} ${verb(tied)} as many)` : "";
-    return `their ${c} are now ${RANKED[mine.rank]}, ${mine.per_tile} each${compared}`;
+    const cities = (pick) => others.filter(pick).sort((a, b) => b.count - a.count).map(({ j }) => j + 1);
+    const [more, tied] = [cities((o) => o.count > mine.count), cities((o) => o.count === mine.count)];
+    const said = (numbers, verb) => `${numbers.length > 1 ? "cities" : "city"} ${listed(numbers)} ${numbers.length > 1 ? "have" : "has"} ${verb}`;
+    const compared = more.length ? ` (${said(more, "more")})` : tied.length ? ` (${said(tied, "as many")})` : "";
+    return `its ${c} are now ${RANKED[mine.rank]}, ${mine.per_tile} each${compared}`;
   });
-  return `${cityName(table, index)}'s total went from ${shownTotal(was)} to ${shownTotal(now)}: ${why.join("; ")}`;
+  return `City ${index + 1} (${cityName(table, index)}) went from ${shownTotal(was)} to ${shownTotal(now)}: ${why.join("; ")}`;
 }
 
 // The notes under the scoreboard (a live region kept in the page): rewritten only when they change.
