@@ -316,6 +316,8 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     page.goto(server)
     expect(page.locator("#learning-summary")).to_have_text(
         "Nothing learned yet: photos are read with the shipped model.")
+    expect(page.locator("#forget-learning")).to_be_disabled()  # nothing to forget or export
+    expect(page.locator("#export-learning")).to_be_hidden()
     # The home page says how to teach it a new copy, and starts the table for it.
     page.get_by_text("Teach it your tiles: a new copy of the game, in one photo").click()
     page.get_by_role("button", name="Start a table to teach it").click()
@@ -378,6 +380,8 @@ def test_reader_learns_from_a_corrected_and_accepted_city(server, browser):
     assert answered(page, True) == "Forget every tile the reader learned from your corrections?"
     expect(summary).to_have_text("Nothing learned yet: photos are read with the shipped model.")
     assert counts.count() == 0
+    expect(page.locator("#forget-learning")).to_be_disabled()
+    expect(page.locator("#export-learning")).to_be_hidden()
     assert page.request.get(f"{server}/api/learning").json()["cells"] == 0
     assert blocked == []
     page.close()

@@ -72,6 +72,10 @@ function showLearning(data) {
   check.hidden = !(data.active && anchors.adapted != null && anchors.shipped != null);
   const of = anchors.total ? ` of ${anchors.total}` : "";
   check.textContent = check.hidden ? "" : `Checked before use on the app's built-in example tiles: with what it learned from you, ${anchors.adapted}${of} read right; without it, ${anchors.shipped}.`;
+  // Nothing learned (nor refused): nothing to forget or to carry to another machine.
+  const none = !data.active && !cells && !data.refused;
+  $("forget-learning").disabled = none;
+  $("export-learning").hidden = none;
   const refused = $("learning-refused");
   refused.hidden = !data.refused;
   refused.textContent = data.refused || "";
