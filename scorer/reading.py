@@ -666,14 +666,15 @@ class PhotoReader:
             best = better
         return best
 
-    def _lattice_search(self, image: np.ndarray, look: _Look) -> np.ndarray:
+    def _lattice_search(self, image: np.ndarray, look: _Look,
+                        scales: tuple[float, ...] | None = None) -> np.ndarray:
         """Corners (4, 2) of the 4x4 block of cells that reads most surely on the look's
         lattice, extended all round: where the city lies when its outline is a cell or more
         off, or outlines a 2x2 block of tiles (or a region twice the city's size).
 
-        The lattice's cells are the outline's (``config.lattice_scales`` times as large),
-        ``config.lattice_cells`` of them each way around its centre, on whole and half-cell
-        steps.
+        The lattice's cells are the outline's (``scales`` times as large, by default
+        ``config.lattice_scales``), ``config.lattice_cells`` of them each way around its
+        centre, on whole and half-cell steps.
         """
         cfg = self.config
         n = cfg.lattice_cells
@@ -681,7 +682,7 @@ class PhotoReader:
         to_image = cv2.getPerspectiveTransform(geometry.square(0, SIZE), upright)
         side, pad = geometry.warp_size(cfg, n)
         origins, views = [], []
-        for scale in cfg.lattice_scales:
+        for scale in scales or cfg.lattice_scales:
             for dy, dx in itertools.product((0, 0.5), repeat=2):
                 origin = SIZE / 2 - n * scale / 2 + scale * np.array([dx, dy], np.float32)
                 target = geometry.square(pad, SIZE * cfg.cell_px / scale)
@@ -1317,16 +1318,18 @@ class PhotoReader:
                 centre(over[0])
         return max(centred, key=self._total), tried
 
-    def search_lattice(self, image: np.ndarray, best: _Look, tried=()) -> _Look:
+    def search_lattice(self, image: np.ndarray, best: _Look, tried=(),
+                       scales: tuple[float, ...] | None = None) -> _Look:
         """A doubtful look, or the city found on its lattice of tiles (``_on_lattice``) when
         that reads more surely, again from what was found (``config.lattice_rounds``);
-        outlines ``tried`` (quads (4, 2)), and those found, are not looked at again."""
+        outlines ``tried`` (quads (4, 2)), and those found, are not looked at again. The
+        lattice's ``scales`` are those of ``_lattice_search``."""
         tried = list(tried)
         for _ in range(self.config.lattice_rounds):
             if self._reads_surely(best):
                 break
             tried.append(best.quad)
-            quads = [q for q in self._on_lattice(image, best)
+            quads = [q for q in self._on_lattice(image, best, scales)
                      if not any(_same_place(q, old) for old in tried)]
             if not quads:  # the lattice shows the city where it was already looked at
                 break
@@ -1337,11 +1340,12 @@ class PhotoReader:
             best = found
         return best
 
-    def _on_lattice(self, image: np.ndarray, look: _Look) -> list[np.ndarray]:
+    def _on_lattice(self, image: np.ndarray, look: _Look,
+                    scales: tuple[float, ...] | None = None) -> list[np.ndarray]:
         """Where the city lies on the look's lattice of tiles (``_lattice_search``), and the
         same outlined again by the finder's looks at it warped square, free to move: the
         lattice keeps the look's perspective, which may be wrong."""
-        quad = self._lattice_search(image, look)
+        quad = self._lattice_search(image, look, scales)
         if not np.isfinite(quad).all():  # a degenerate outline has no lattice
             return []
         outlined = quad

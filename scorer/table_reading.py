@@ -221,10 +221,22 @@ def _centred_on_tiles(reader: PhotoReader, image: np.ndarray, look, found: list)
                 look = placed
         look = reader.centre_on_tiles(image, look)
         if 0 < look.not_tiles <= SIZE * SIZE - cfg.unclear_min_tiles:
-            look = reader.search_lattice(image, look)
+            look = reader.search_lattice(image, look, scales=_lattice_scales(look, found, cfg))
             if _read_before(look, found, cfg):
                 return None
     return look
+
+
+def _lattice_scales(look, found: list, config) -> tuple[float, ...] | None:
+    """The lattice scales (``config.lattice_scales``) worth searching around a look, given the
+    cities read before: those within ``table_lattice_reach`` times of the scale that makes
+    its cells theirs (None, all of them, before any city is read). On a busy cloth the
+    lattice search reads about a thousand cells a scale."""
+    if not found:
+        return None
+    ratio = np.sqrt(np.median([search.area(lk.quad) for lk in found]) / search.area(look.quad))
+    reach = np.log(config.table_lattice_reach)
+    return tuple(s for s in config.lattice_scales if abs(np.log(s / ratio)) <= reach) or None
 
 
 def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, found: list,

@@ -145,6 +145,8 @@ class VisionConfig:
     # of one (the rest of it lit like the table: a lamp's glare over it), looked at as large
     table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
     # city read is wide, when it is not square (see table_pair_squareness)
+    table_lattice_reach: float = 1.7  # a doubtful city of a table photo is looked for on
+    # its lattice at the scales within this factor of the one the cities read call for
     lattice_centred_blocks: int = 3  # a region's lattice blocks centred on their tiles when
     # none shows a city as it lies (most cells like tiles first): each costs a city's framing
     table_max_overlap: float = 0.25  # a city read over this share of one read before: the same
