@@ -65,7 +65,7 @@ export function gridView(page, city, index) {
         cell.append(flag);
       }
       cell.addEventListener("click", (event) => {
-        if (event.detail && performance.now() - pickerTappedAt < DOUBLE_TAP_MS) return; // a double tap's second tap on a building
+        if (event.detail > 1 && performance.now() - pickerTappedAt < DOUBLE_TAP_MS) return; // a double tap's second tap on a building
         if (page.paint && page.paint.city === index) paintCell(page, index, r, c, page.paint.building);
         else pickCell(page, index, r, c, building);
       });
@@ -87,8 +87,9 @@ function flaggedCell(page, index, r, c) {
     && !chosen(city, r, c) && !correctedCells(city).some(([y, x]) => y === r && x === c);
 }
 
-// A tap that lands on a cell this soon after a tap in the picker is the second tap of a double
-// tap on a building: it would open the picker again on the cell that lay under the finger.
+// The second tap of a double tap (a click whose detail counts 2) this soon after a tap in the
+// picker was meant for a building: it would open the picker again on the cell that lay under
+// the finger. A quick single tap on the next cell still opens it.
 const DOUBLE_TAP_MS = 400;
 let pickerTappedAt = -Infinity;
 
