@@ -1158,6 +1158,23 @@ def test_more_photos_than_cities_asks_before_leaving_the_last_out(server, browse
     page.close()
 
 
+def test_a_file_too_large_that_is_no_picture_says_both(server, browser, tmp_path):
+    """26 MB of noise named like a photo: the browser cannot open it to shrink it, the server
+    refuses its size; the card says both (the size alone hid that it is no photo at all), and
+    nothing changes."""
+    page, table_id, errors = phone_at_new_table(server, browser, ["Ann", "Ben", "Cy"])
+    noise = tmp_path / "garbage.jpg"
+    noise.write_bytes(np.random.default_rng(0).bytes(26 * 1024 * 1024))
+    page.set_input_files('.city[data-city="1"] input[type=file]:not([capture])', str(noise))
+    expect(page.locator('.city[data-city="1"] .card-error')).to_have_text(
+        "Photo not read: the file is too large: uploads are limited to 25 MB, and this browser "
+        "could not open it as a picture: is it a photo? Nothing was changed.", timeout=60_000)
+    assert not any(c["photo"] for c in page.request.get(
+        f"{server}/api/tables/{table_id}").json()["cities"])
+    assert errors == []
+    page.close()
+
+
 def test_a_photo_without_a_city_asks_for_its_corners_from_the_answer_alone(server, browser,
                                                                           tmp_path):
     blank = bare_floor(tmp_path)

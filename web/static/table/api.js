@@ -4,6 +4,9 @@ import { $, el, inView } from "../common.js";
 // The JSON API's address of the table shown (its id is the page's data-table).
 export const tableApi = (tableId) => `/api/tables/${encodeURIComponent(tableId)}`;
 
+// Files this browser could not open as a picture (sent as they are: HEIC, or not a photo).
+const unopened = new WeakSet();
+
 // One city: 2000 px on the long side is plenty; a whole table keeps 4000 px (its cities are small).
 export async function shrink(file, side = 2000) {
   try {
@@ -14,6 +17,7 @@ export async function shrink(file, side = 2000) {
     canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
     return await new Promise((done) => canvas.toBlob((b) => done(b || file), "image/jpeg", 0.9));
   } catch (error) {
+    unopened.add(file);
     return file; // a format this browser cannot decode (e.g. HEIC): the server reads it
   }
 }
@@ -59,6 +63,8 @@ export function upload(url, blob, label, reading = "reading the city…", slowNo
     xhr.onload = () => {
       let data = {};
       try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: "unexpected reply" }; }
+      // too large, and not a picture this browser could open to shrink: is it a photo at all?
+      if (xhr.status === 413 && unopened.has(blob) && data.error) data.error += ", and this browser could not open it as a picture: is it a photo?";
       done({ ok: xhr.status < 300, status: xhr.status, data });
     };
     xhr.onerror = () => done({ ok: false, status: 0, data: { error: "network error: photo not sent" } });
