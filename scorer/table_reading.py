@@ -234,7 +234,7 @@ def _lattice_scales(look, found: list, config) -> tuple[float, ...] | None:
     lattice search reads about a thousand cells a scale."""
     if not found:
         return None
-    ratio = np.sqrt(np.median([search.area(lk.quad) for lk in found]) / search.area(look.quad))
+    ratio = np.sqrt(_median_area([lk.quad for lk in found]) / search.area(look.quad))
     reach = np.log(config.table_lattice_reach)
     return tuple(s for s in config.lattice_scales if abs(np.log(s / ratio)) <= reach) or None
 
@@ -258,7 +258,7 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
     if not found or _extent(quad) < cfg.table_likely_size * float(
             np.median([_extent(lk.quad) for lk in found])):
         return None
-    square = _city_square(image, quad, float(np.median([search.area(lk.quad) for lk in found])))
+    square = _city_square(image, quad, _median_area([lk.quad for lk in found]))
     looks = reader.looks(image, lattice.blocks(image, square, cfg))
     best = _likeliest_city(reader, looks)
     if centre and best.not_tiles > SIZE * SIZE - cfg.unclear_min_tiles:
@@ -600,7 +600,7 @@ def _regions(reader: PhotoReader, photo: Photo, factor: int, padded: np.ndarray,
     cities = [look.quad for look in quick.values() if not look.not_tiles]  # read at first sight
     standing = [c for c in _large_enough(standing, least)
                 if not any(search.inside(to_image(c.quad).mean(0), q) for q in cities)]
-    area = float(np.median([search.area(q) for q in cities])) / scale ** 2 if cities else 0.0
+    area = _median_area(cities) / scale ** 2 if cities else 0.0
     # (a city's, in ``small``'s pixels)
     lattices = [_lattice_of(reader, small, c.quad, to_image, area) for c in standing]
     quick |= dict(zip([id(c) for c in standing], _likeliest_blocks(reader, seen.image, lattices),
@@ -659,7 +659,7 @@ def _standing_besides(reader: PhotoReader, seen: Photo, small: np.ndarray,
     cities = [look.quad for look in found]
     left = _without(stands_out, cities, to_image, small.shape[1], cfg)
     least = _least_extent(cfg, scale * seen.scale)
-    area = float(np.median([search.area(q) for q in cities])) / scale ** 2
+    area = _median_area(cities) / scale ** 2
     regions = [c for c in _large_enough(search.standouts(left, small.shape[1], cfg,
                                                          cfg.standout_opens), least)
                if search.area(c.quad) >= cfg.table_besides_least * area]  # (not the specks
@@ -688,6 +688,12 @@ def _without(stands_out: np.ndarray, cities: list[np.ndarray], to_image, width: 
         grown = (quad - centre) * config.table_read_margin + centre
         cv2.fillConvexPoly(left, np.int32(np.round(grown * to_mask)), 0)
     return left
+
+
+def _median_area(quads: list[np.ndarray]) -> float:
+    """A city's area in this photo: the median of the cities read (quads (4, 2)), in their
+    pixels squared (the cities of one photo differ in size only by the camera's tilt)."""
+    return float(np.median([search.area(q) for q in quads]))
 
 
 def _least_extent(config, full_size_per_pixel: float) -> float:

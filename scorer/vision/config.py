@@ -136,6 +136,8 @@ class VisionConfig:
     table_max_searches: int = 12  # ... for at most this many regions of a photo that hold
     # no city
     table_pair_area: float = 1.6  # a region this many times the city read first holds another
+    table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
+    # city read is wide, when it is not square (see table_pair_squareness)
     table_sure_share: float = 0.3  # a city of a table photo with fewer cells read surely than
     # this share of the median city's is not read (a patch of a busy cloth)
     table_besides_looks: int = 3  # regions standing out once the cities found are taken out,
@@ -143,8 +145,6 @@ class VisionConfig:
     table_besides_least: float = 0.35  # ... of a city's area at least
     table_part_area: float = 0.7  # a region standing out this share of a city's area is part
     # of one (the rest of it lit like the table: a lamp's glare over it), looked at as large
-    table_pair_length: float = 1.5  # ... as does one this many times as long as the largest
-    # city read is wide, when it is not square (see table_pair_squareness)
     table_lattice_reach: float = 1.7  # a doubtful city of a table photo is looked for on
     # its lattice at the scales within this factor of the one the cities read call for
     lattice_centred_blocks: int = 3  # a region's lattice blocks centred on their tiles when
