@@ -1,7 +1,7 @@
 """The reader on photos from an independent renderer (bench/independent_photos.py).
 
     python bench/independent.py [--per-cell 5] [--empty 1] [--seed 777] [--workers 2] [--save DIR]
-                                [--json FILE] [--models DIR]
+                                [--json FILE] [--models DIR] [--families unseen|default|NAME,...]
 
 Renders --per-cell photos for every table family x tier with the game's artwork, plus a
 "printed" set (taverns with pictures of their own, a print look) of half as many per family x
@@ -20,8 +20,15 @@ mixed: the independent renderer's own lights; a warm desk lamp is the hardest).
 Then --empty photos per family x tier made the same way without a city (nor a neighbour's: the
 table and what lies on it), which should be refused: how many were, and those read as a city.
 
+--families picks the table families: the renderer's 14 by default; "unseen" for the 15 of
+bench/unseen_tables.py, which no renderer of the project drew before (herringbone parquet, a
+chessboard, an oriental rug, cork, a card table's baize, concrete and slate, wicker and cane,
+hexagonal tiles, a printed map, leather, a bamboo mat, oilcloth, a cutting mat, paper with crayon
+drawings, metal); or a comma list of names ("default" and "unseen" stand for their sets).
+
 The photo of a row can be made again with render(seed, family, tier, art, size) from the
-saved JSON. The tile artwork is read from ../shared/tile-art (BTC_TILE_ART overrides it).
+saved JSON (after unseen_tables.register() for an unseen family). The tile artwork is read
+from ../shared/tile-art (BTC_TILE_ART overrides it).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+import unseen_tables  # noqa: E402
 from independent_photos import FAMILIES, TIERS, render  # noqa: E402
 
 from scorer.errors import GridNotFound  # noqa: E402
@@ -51,12 +59,29 @@ _reader = None
 _save = None
 
 
-def jobs(per_cell: int, seed: int, empty: int = 0) -> list[dict]:
+def pick_families(spec: str | None) -> tuple[str, ...]:
+    """The families a --families value names: None or "default" the renderer's 14, "unseen" those of
+    bench/unseen_tables.py (registered with the renderer), or a comma list of names and sets."""
+    chosen = []
+    for name in (spec or "default").split(","):
+        name = name.strip()
+        group = {"default": FAMILIES, "unseen": unseen_tables.FAMILIES}.get(name, (name,))
+        for family in group:
+            if family not in FAMILIES + unseen_tables.FAMILIES:
+                raise ValueError(f"unknown table family {family!r}")
+            if family not in chosen:
+                chosen.append(family)
+    if any(f in unseen_tables.FAMILIES for f in chosen):
+        unseen_tables.register()
+    return tuple(chosen)
+
+
+def jobs(per_cell: int, seed: int, empty: int = 0, families: tuple[str, ...] = FAMILIES) -> list[dict]:
     """Every photo to make: artwork over families x tiers, then the printed set (half as many),
     then ``empty`` photos per family x tier without a city."""
     out = []
     for art, count in (("artwork", per_cell), ("printed", max(1, per_cell // 2))):
-        for family in FAMILIES:
+        for family in families:
             for tier in TIERS:
                 for i in range(count):
                     size = SIZE if i % 3 != 2 else SIZE[::-1]  # every third photo upright
@@ -70,7 +95,7 @@ def jobs(per_cell: int, seed: int, empty: int = 0) -> list[dict]:
                             "size": list(size),
                         }
                     )
-    for family in FAMILIES:
+    for family in families:
         for tier in TIERS:
             for i in range(empty):
                 out.append({"index": len(out), "seed": seed * 100_000 + 50_000 + i, "family": family,
@@ -194,8 +219,17 @@ def main(argv=None) -> None:
     parser.add_argument("--save", type=Path, help="write every photo (JPEG) and its truth and reading (JSON)")
     parser.add_argument("--json", type=Path, help="write the figures and every photo's result")
     parser.add_argument("--models", type=Path, help="models to measure (default: the shipped ones)")
+    parser.add_argument(
+        "--families",
+        help='table families: "default" (the 14 of independent_photos), "unseen" (bench/unseen_tables.py) '
+        "or a comma list of names",
+    )
     args = parser.parse_args(argv)
-    todo = jobs(args.per_cell, args.seed, args.empty)
+    try:
+        chosen = pick_families(args.families)
+    except ValueError as error:
+        parser.error(str(error))
+    todo = jobs(args.per_cell, args.seed, args.empty, chosen)
     counts = defaultdict(int)
     for job in todo:
         counts[job["art"] if job.get("city", True) else "empty"] += 1
@@ -205,7 +239,7 @@ def main(argv=None) -> None:
         f"({max(1, args.per_cell // 2)} per family x tier) + {counts['empty']} without a city "
         f"({args.empty} per family x tier)"
     )
-    print(f"families ({len(FAMILIES)}): {' '.join(FAMILIES)}")
+    print(f"families ({len(chosen)}): {' '.join(chosen)}")
     print(
         "tiers: "
         + "; ".join(
@@ -233,7 +267,7 @@ def main(argv=None) -> None:
     figures = {}
     for art in ("artwork", "printed"):
         mine = [r for r in results if r["art"] == art]
-        by_family = {f: summarise([r for r in mine if r["family"] == f]) for f in FAMILIES}
+        by_family = {f: summarise([r for r in mine if r["family"] == f]) for f in chosen}
         by_tier = {t: summarise([r for r in mine if r["tier"] == t]) for t in TIERS}
         by_tier["all"] = summarise(mine)
         figures[art] = {"family": by_family, "tier": by_tier}
@@ -264,7 +298,7 @@ def main(argv=None) -> None:
             "seed": args.seed,
             "per_cell": args.per_cell,
             "size": SIZE,
-            "families": FAMILIES,
+            "families": chosen,
             "tiers": {t: {"city": v[0], "tilt": v[1]} for t, v in TIERS.items()},
             "wall_s": round(wall, 1),
             "render_ms": round(float(render_ms)),

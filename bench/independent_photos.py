@@ -47,6 +47,7 @@ FAMILIES = (
     "collage",
     "terrazzo",
 )
+MORE_FAMILIES: list[str] = []  # families another module adds (bench/unseen_tables.py's register())
 # city size (its mean side over the frame's short side), largest tilt in degrees, effects 0..2
 TIERS = {"easy": ((0.55, 0.90), 15.0, 0), "medium": ((0.30, 0.90), 30.0, 1), "hard": ((0.12, 0.90), 45.0, 2)}
 ARTS = ("artwork", "printed")
@@ -544,15 +545,16 @@ def _lattice(rng, u, v, su, sv) -> np.ndarray:
     return out / max(float(out.std()), 1e-3)
 
 
-def _fbm(rng, u, v, size, texel, octaves=4, stretch=1.0) -> np.ndarray:
-    """Fractal noise from feature size `size` (mm) down, skipping octaves finer than two texels."""
+def _fbm(rng, u, v, size, texel, octaves=4, stretch=1.0, noise=None) -> np.ndarray:
+    """Fractal noise from feature size `size` (mm) down, skipping octaves finer than two texels;
+    each octave `noise(rng, u, v, su, sv)` (default _lattice)."""
     total = np.zeros(np.broadcast_shapes(np.shape(u), np.shape(v)), np.float32)
     norm, amp = 0.0, 1.0
     for i in range(octaves):
         s = size / 2**i
         if min(s, s * stretch) < 2 * texel:
             break
-        total += amp * _lattice(rng, u, v, s * stretch, s)
+        total += amp * (noise or _lattice)(rng, u, v, s * stretch, s)
         norm += amp * amp
         amp *= 0.55
     return total / math.sqrt(norm) if norm else total
@@ -2413,9 +2415,10 @@ def render(
     the city nor a neighbour's in it (the table and what lies on it, aimed where the city
     was); its truth's grid and corners are None.
     """
-    if family not in FAMILIES or tier not in TIERS or art not in ARTS:
+    families = FAMILIES + tuple(MORE_FAMILIES)
+    if family not in families or tier not in TIERS or art not in ARTS:
         raise ValueError(f"unknown family, tier or art: {family!r}, {tier!r}, {art!r}")
-    rng = np.random.default_rng([int(seed), FAMILIES.index(family), list(TIERS).index(tier), ARTS.index(art)])
+    rng = np.random.default_rng([int(seed), families.index(family), list(TIERS).index(tier), ARTS.index(art)])
     level = TIERS[tier][2]
     grid, pieces = sample_city(rng)
     faces = Faces(rng, art)

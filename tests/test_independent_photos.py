@@ -72,3 +72,55 @@ def test_printed_taverns_keep_the_icon_and_change_the_picture():
             ).mean()
             > 10
         )
+
+
+# --- the unseen table families of bench/unseen_tables.py ------------------------------------------
+
+import independent  # noqa: E402
+import unseen_tables  # noqa: E402
+
+DEFAULT_FAMILIES = (
+    "gingham", "tartan", "stripes", "polka", "floral", "marble", "ceramic",
+    "dark-wood", "light-wood", "linen", "newspaper", "glass", "collage", "terrazzo",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("family", unseen_tables.FAMILIES)
+def test_every_unseen_family_renders_with_a_city_and_without(family):
+    unseen_tables.register()
+    tier = list(photos.TIERS)[unseen_tables.FAMILIES.index(family) % 3]
+    image, truth = photos.render(2, family, tier, size=SMALL)
+    assert image.shape == (SMALL[1], SMALL[0], 3) and image.dtype == np.uint8
+    assert truth["family"] == family and len(truth["grid"]) == SIZE
+    corners = np.array(truth["corners"])
+    assert (corners >= 0).all() and (corners <= np.array(SMALL) - 1).all()
+    empty, none = photos.render(2, family, tier, size=SMALL, with_city=False)
+    assert empty.shape == image.shape and none["grid"] is None and not np.array_equal(empty, image)
+    assert 5 < image.mean() < 250 and image.std() > 3
+    for seed, texel in ((0, 0.6), (1, 2.5)):  # a near view and a far one: finite colours in range
+        X = ((np.arange(320) - 160) * texel)[None, :].astype(np.float32)
+        Y = ((120 - np.arange(240)) * texel)[:, None].astype(np.float32)
+        table = unseen_tables.PAINTERS[family](np.random.default_rng(seed), X, Y, texel)
+        assert table.shape == (240, 320, 3) and np.isfinite(table).all()
+        assert table.min() > -0.05 and table.max() < 1.5
+
+
+def test_the_default_families_are_unchanged(monkeypatch):
+    assert photos.FAMILIES == DEFAULT_FAMILIES
+    assert independent.pick_families(None) == independent.pick_families("default") == DEFAULT_FAMILIES
+    assert {job["family"] for job in independent.jobs(1, 7, 1)} == set(DEFAULT_FAMILIES)
+    assert independent.pick_families("unseen") == unseen_tables.FAMILIES
+    assert independent.pick_families("tartan,unseen,tartan")[:2] == ("tartan", "parquet")
+    with pytest.raises(ValueError):
+        independent.pick_families("tartan,velvet")
+    unseen_tables.register()
+    assert not set(unseen_tables.FAMILIES) & set(DEFAULT_FAMILIES)
+    registered = photos.render(3, "ceramic", "medium", "printed", size=SMALL)
+    with monkeypatch.context() as m:  # as before registering: the same photo
+        m.setattr(photos, "MORE_FAMILIES", [])
+        m.setattr(photos, "PAINTERS", {k: v for k, v in photos.PAINTERS.items() if k in DEFAULT_FAMILIES})
+        m.setattr(photos, "SHEEN", {k: v for k, v in photos.SHEEN.items() if k in DEFAULT_FAMILIES})
+        alone = photos.render(3, "ceramic", "medium", "printed", size=SMALL)
+        with pytest.raises(ValueError):
+            photos.render(3, "parquet", "medium", size=SMALL)
+    assert np.array_equal(registered[0], alone[0]) and registered[1] == alone[1]
