@@ -8,6 +8,9 @@ plane z = 0 and the table centre is the origin.
     image, truth = render_table(seed, n_cities, family, tier, art="artwork", size=(4000, 3000),
                                 min_tile_px=40.0, cut=None)
 
+family: one of independent_photos.FAMILIES, or of bench/unseen_tables.py's after
+unseen_tables.register() (numbered after the 14, so the 14's photos stay as they were).
+
 Stages: draw the cities from one box of tiles (the whole table keeps to the game's supply) ->
 seat them around a ring, an ellipse or a rectangle, unevenly spaced, each turned towards its
 builder (the direction from the table centre, plus a multiple of 90 degrees, plus up to 15
@@ -38,6 +41,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import independent_photos  # noqa: E402
+import unseen_tables  # noqa: E402
 from independent_photos import (  # noqa: E402
     ARTS,
     FAMILIES,
@@ -454,10 +459,16 @@ def seating_order(centres, table_centre, complete) -> tuple[list[int], float]:
     return sorted(seated, key=lambda i: (angle[i] - angle[first]) % (2 * math.pi)), math.degrees(margin)
 
 
+def _families() -> tuple[str, ...]:
+    """The table families the renderer can draw now: its 14, then those registered by another
+    module (bench/unseen_tables.py's register()), as independent_photos.render numbers them."""
+    return FAMILIES + tuple(independent_photos.MORE_FAMILIES)
+
+
 def _check(n_cities, family, tier, art, size, min_tile_px, cut):
     if not isinstance(n_cities, int | np.integer) or not 1 <= n_cities <= 7:
         raise ValueError(f"n_cities must be 1 to 7 (got {n_cities!r})")
-    if family not in FAMILIES or tier not in TIERS or art not in ARTS:
+    if family not in _families() or tier not in TIERS or art not in ARTS:
         raise ValueError(f"unknown family, tier or art: {family!r}, {tier!r}, {art!r}")
     if len(size) != 2 or min(size) < 64 or not min_tile_px > 0 or cut not in (None, True, False):
         raise ValueError(
@@ -538,7 +549,7 @@ def _laid_out(seed, n_cities, family, tier, art, size, min_tile_px, cut):
         [
             int(seed),
             n_cities,
-            FAMILIES.index(family),
+            _families().index(family),  # the 14's numbers stay as they were
             list(TIERS).index(tier),
             ARTS.index(art),
             *size,
@@ -641,7 +652,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cities", type=int, default=4)
-    parser.add_argument("--family", choices=FAMILIES, help="default: one chosen by the seed")
+    parser.add_argument(
+        "--family",
+        choices=FAMILIES + unseen_tables.FAMILIES,
+        help="default: one of the 14 chosen by the seed (or one of bench/unseen_tables.py's)",
+    )
     parser.add_argument("--tier", choices=list(TIERS), default="medium")
     parser.add_argument("--art", choices=ARTS, default="artwork")
     parser.add_argument("--size", type=int, nargs=2, default=(4000, 3000), metavar=("W", "H"))
@@ -650,6 +665,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     family = args.family or FAMILIES[args.seed % len(FAMILIES)]
+    if family in unseen_tables.FAMILIES:
+        unseen_tables.register()
     cut = {"yes": True, "no": False, "maybe": None}[args.cut]
     image, truth = render_table(
         args.seed, args.cities, family, args.tier, args.art, tuple(args.size), args.min_tile_px, cut

@@ -2,11 +2,13 @@
 
     python bench/whole_table.py [--tables 4] [--seed 901] [--size 2000x1500] [--workers 1]
                                 [--speed 3] [--speed-tables FAMILY,...] [--json FILE]
+                                [--families unseen|default|NAME,...]
 
 Renders --tables photos for every count of cities 3..7 x tier with bench/independent_tables.py
 (written apart from the training renderer; table families rotate over its FAMILIES, every
 third photo of the printed tiles, some with extra cities cut by the frame's edge), reads each
-with PhotoReader().read_all and prints, per count and per tier:
+with PhotoReader().read_all and prints, per count and per tier (and per family with
+--families):
 
 - found %: complete cities found (a city read whose centre is within a quarter of a city's
   side of the truth's),
@@ -29,6 +31,12 @@ with PhotoReader().read_all and prints, per count and per tier:
 Then --speed 12 MP photos of 6 cities (on the first --speed table families, or on those of
 --speed-tables): reading and scoring vs the plain full decode of the same JPEG file, in one
 run (median of 3 each).
+
+--families picks the table families, as bench/independent.py's: the renderer's 14 by default
+(the photos and results as without the option); "unseen" for the 15 of bench/unseen_tables.py,
+which no renderer of the project drew before; or a comma list of names ("default" and "unseen"
+stand for their sets). The photos rotate over them, and so do the 12 MP photos unless
+--speed-tables names theirs (which may name unseen families too).
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from independent import pick_families  # noqa: E402
 from independent_photos import FAMILIES, TIERS  # noqa: E402
 from independent_tables import render_table  # noqa: E402
 
@@ -60,14 +69,15 @@ COUNTS = (3, 4, 5, 6, 7)
 _reader = None
 
 
-def jobs(per_cell: int, seed: int, size: tuple[int, int]) -> list[dict]:
+def jobs(per_cell: int, seed: int, size: tuple[int, int],
+         families: tuple[str, ...] = FAMILIES) -> list[dict]:
     out = []
     for n in COUNTS:
         for tier in TIERS:
             for _ in range(per_cell):
                 k = len(out)
                 out.append({"index": k, "seed": seed * 1000 + k, "cities": n, "tier": tier,
-                            "family": FAMILIES[k % len(FAMILIES)],
+                            "family": families[k % len(families)],
                             "art": "printed" if k % 3 == 2 else "artwork", "size": list(size)})
     return out
 
@@ -236,18 +246,29 @@ def main(argv=None) -> None:
     parser.add_argument("--speed-tables", metavar="FAMILY,...",
                         help="the table families of the 12 MP photos instead, e.g. light-wood,linen")
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--families",
+        help='table families: "default" (the 14 of independent_photos), "unseen" '
+        "(bench/unseen_tables.py) or a comma list of names")
     args = parser.parse_args(argv)
-    families = args.speed_tables.split(",") if args.speed_tables else [
-        FAMILIES[k % len(FAMILIES)] for k in range(args.speed)]
-    if unknown := set(families) - set(FAMILIES):
-        parser.error(f"--speed-tables: no table family {', '.join(sorted(unknown))} "
-                     f"(families: {', '.join(FAMILIES)})")
+    try:
+        chosen = pick_families(args.families)
+    except ValueError as error:
+        parser.error(f"--families: {error}")
+    try:
+        families = list(pick_families(args.speed_tables)) if args.speed_tables else [
+            chosen[k % len(chosen)] for k in range(args.speed)]
+    except ValueError as error:
+        parser.error(f"--speed-tables: {error} (families: {', '.join(FAMILIES)}, "
+                     f"or unseen ones: see --families)")
     size = tuple(int(v) for v in args.size.split("x"))
-    todo = jobs(args.tables, args.seed, size)
+    todo = jobs(args.tables, args.seed, size, chosen)
     print(f"Whole-table photos (bench/independent_tables.py), seed {args.seed}: {len(todo)} "
           f"photos of {COUNTS[0]}-{COUNTS[-1]} cities, {size[0]}x{size[1]}, tiles >= 40 px; "
-          f"families rotate over {len(FAMILIES)}; every third photo printed tiles", flush=True)
-    by_count, by_tier, results = {}, {}, []
+          f"families rotate over {len(chosen)}; every third photo printed tiles", flush=True)
+    if args.families:
+        print(f"families ({len(chosen)}): {' '.join(chosen)}", flush=True)
+    by_count, by_tier, by_family, results = {}, {}, {}, []
     if todo:  # (--tables 0: the 12 MP photos' speed alone)
         t0 = time.perf_counter()
         with multiprocessing.get_context("fork").Pool(args.workers, _start) as pool:
@@ -258,12 +279,18 @@ def main(argv=None) -> None:
         by_tier["all"] = summarise(results)
         print(table("by number of cities", by_count))
         print(table("by tier", by_tier))
+        if args.families:
+            by_family = {f: summarise(mine) for f in chosen
+                         if (mine := [r for r in results if r["family"] == f])}
+            print(table("by table family", by_family))
         print(f"\n{len(results)} photos in {time.perf_counter() - t0:.0f} s")
         print(read_times(results))
     timed = speed(families, args.seed * 7) if families else []
     if args.json:
-        args.json.write_text(json.dumps({"by_count": by_count, "by_tier": by_tier,
-                                         "speed": timed, "photos": results}, indent=1))
+        figures = {"by_count": by_count, "by_tier": by_tier}
+        if args.families:  # (without the option, the file is as it was)
+            figures.update(families=list(chosen), by_family=by_family)
+        args.json.write_text(json.dumps({**figures, "speed": timed, "photos": results}, indent=1))
 
 
 if __name__ == "__main__":

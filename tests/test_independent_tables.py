@@ -217,3 +217,62 @@ def test_cities_on_tartan_stand_out_from_it():
         side = np.linalg.norm(np.subtract(city["corners"][1], city["corners"][0]))
         assert any(search.inside(centre, r.quad) and 0.7 < np.sqrt(r.area) / side < 1.5
                    for r in regions), f"the city at {np.round(centre)} does not stand out"
+
+
+# --- the unseen table families of bench/unseen_tables.py ------------------------------------------
+
+
+@pytest.mark.parametrize("case", [(31, 4, "chessboard", "medium", "artwork", True),
+                                  (32, 3, "hex-tiles", "hard", "printed", None)], ids=case_id)
+def test_an_unseen_family_renders_a_whole_table_with_its_truth(case):
+    import unseen_tables
+
+    seed, n, family, tier, art, cut = case
+    unseen_tables.register()
+    image, truth = photo(*case)
+    assert image.shape == (SMALL[1], SMALL[0], 3) and image.dtype == np.uint8
+    assert 5 < image.mean() < 250 and image.std() > 3
+    assert (truth["family"], truth["tier"], truth["art"]) == (family, tier, art)
+    complete = [city for city in truth["cities"] if city["complete"]]
+    assert len(complete) == n and sorted(truth["order"]) == [
+        i for i, city in enumerate(truth["cities"]) if city["complete"]]
+    assert (len(truth["cities"]) > n) if cut else True
+    for city in complete:
+        corners = np.array(city["corners"])
+        assert in_frame(corners).all()
+        assert np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).min() / SIZE >= TILE_PX
+    again, truth_again = tables.render_table(seed, n, family, tier, art, size=SMALL,
+                                             min_tile_px=TILE_PX, cut=cut)
+    assert np.array_equal(image, again) and truth == truth_again
+    layout = tables.table_layout(seed, n, family, tier, art, size=SMALL, min_tile_px=TILE_PX, cut=cut)
+    assert np.allclose([layout["corners"][i] for i in layout["order"]],
+                       [truth["cities"][i]["corners"] for i in truth["order"]], atol=0.01)
+
+
+def test_the_default_families_photos_are_unchanged_by_the_unseen_ones(monkeypatch):
+    """Registering the unseen families numbers them after the 14: a default family's whole-table
+    photo is the same as without them, and bench/whole_table.py's photos are the same without
+    --families."""
+    import unseen_tables
+    import whole_table
+    from independent import pick_families
+
+    unseen_tables.register()
+    args = (9, 5, "floral", "medium", "printed")
+    registered = tables.render_table(*args, size=SMALL, min_tile_px=TILE_PX, cut=True)
+    with monkeypatch.context() as m:  # as before registering
+        m.setattr(photos, "MORE_FAMILIES", [])
+        m.setattr(photos, "PAINTERS", {k: v for k, v in photos.PAINTERS.items() if k in photos.FAMILIES})
+        m.setattr(photos, "SHEEN", {k: v for k, v in photos.SHEEN.items() if k in photos.FAMILIES})
+        alone = tables.render_table(*args, size=SMALL, min_tile_px=TILE_PX, cut=True)
+        with pytest.raises(ValueError):
+            tables.render_table(9, 5, "parquet", "medium", size=SMALL, min_tile_px=TILE_PX)
+    assert np.array_equal(registered[0], alone[0]) and registered[1] == alone[1]
+    default = whole_table.jobs(1, 901, (2000, 1500))
+    assert default == whole_table.jobs(1, 901, (2000, 1500), pick_families(None))
+    assert [job["family"] for job in default] == [
+        photos.FAMILIES[k % len(photos.FAMILIES)] for k in range(len(default))]
+    unseen = whole_table.jobs(1, 901, (2000, 1500), pick_families("unseen"))
+    assert [job["family"] for job in unseen] == list(unseen_tables.FAMILIES)
+    assert [{k: v for k, v in job.items() if k != "family"} for job in unseen] == [
+        {k: v for k, v in job.items() if k != "family"} for job in default]
