@@ -10,8 +10,9 @@ of its tiles (``vision.lattice``). Each candidate is centred on its tiles as a s
 photo's city is (one with several cells unlike tiles first put on its tiles' lattice, which
 costs a tenth as much on a busy cloth) and kept only when its sixteen cells look like tiles
 (a region as long as two cities is also read half by half; one whose reading fails, on the
-lattice of the tiles inside it). Last, what stands out once the cities found are taken out of
-it is looked at the same way: a city joined to others, or to a lamp's glare, stands out
+lattice of the tiles inside it; one looked at before any city was read, with no city's
+size to go by, again once one is). Last, what stands out once the cities found are taken
+out of it is looked at the same way: a city joined to others, or to a lamp's glare, stands out
 alone only then. The cities found are ordered clockwise around the table.
 Cities cut by the frame's edge, or that cannot be made out (once two more regions over one
 have been looked at too), are reported with their outline, never read.
@@ -87,9 +88,11 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     halves = []  # where two cities side by side, seen as one region, would lie
     again = []  # regions whose search read a neighbour: searched again, passing over it
     unclear = []  # cities seen that could not be made out (yet: a region inside may read)
+    blind = []  # regions looked at before any city was read (no city's size to go by)
+    sized = _sized_again(reader, seen.image, blind, found)  # (looked at again, late)
     besides = _standing_besides(reader, seen, small, stands_out, found)  # (looked at last)
     for n, (quad, at_edge, look, placed) in enumerate(itertools.chain(todo, halves, again,
-                                                                     besides)):
+                                                                     sized, besides)):
         largest = max((search.area(lk.quad) for lk in found), default=0.0)
         if n < len(todo) and not at_edge and _two_cities(quad, largest, cfg):  # not a half
             halves += [(half, False, None, False) for half in _halves(quad)
@@ -107,6 +110,8 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
             continue  # a city that could not be made out, looked at again enough
         for u in unclear_here:
             u.tried += 1
+        if not found and n < len(todo) and not at_edge:
+            blind.append(quad)
         look = look or reader.look(seen.image, _centred(reader, seen.image, [quad])[0])
         retry, searched = n >= len(todo) + len(halves), False
         # a region put on its tiles' lattice, most cells like tiles, is centred on them, not
@@ -275,6 +280,29 @@ def _on_its_lattice(reader: PhotoReader, image: np.ndarray, quad: np.ndarray, fo
                 best.quad, w, h, cfg.table_edge_margin * w):
         return None
     return best
+
+
+def _sized_again(reader: PhotoReader, image: np.ndarray, blind: list[np.ndarray],
+                 found: list):
+    """The regions looked at before any city was read (``blind``, quads (4, 2), filled in
+    while searching), with no city's size to go by, put on their tiles' lattice as large as
+    the cities read since (``_on_its_lattice``), once the other regions have been looked at.
+    Yields them as ``_candidates`` gives its regions (quad, at the edge, the look, placed),
+    those about as large as a city only (under ``table_pair_area`` times its area: a larger
+    one holds several, which windows sized for the cities look at) and not over one read.
+
+    On a 12 MP photo of seven cities on a collage, the first region looked at was a city
+    and a card beside it; the search around it outlined both, fourteen cells unlike tiles,
+    and the city was missed without a word. Searched again, it is outlined so again; on
+    its lattice, at the cities' size, it reads."""
+    for quad in blind:
+        cities = [look.quad for look in found]
+        if not cities or search.area(quad) >= reader.config.table_pair_area * _median_area(
+                cities) or any(search.inside(quad.mean(0), q) for q in cities):
+            continue
+        look = _on_its_lattice(reader, image, quad, found)
+        if look is not None:
+            yield quad, False, look, True
 
 
 def _city_square(image: np.ndarray, quad: np.ndarray, area: float) -> np.ndarray:

@@ -207,6 +207,16 @@ def test_a_city_not_made_out_at_first_is_read_from_another_region_over_it(reader
     assert not found.unread
 
 
+def test_a_region_looked_at_before_any_city_was_read_is_looked_at_again_as_large(reader):
+    """Seven cities on a collage, a 12 MP photo (seed 921, easy). The first region looked
+    at is a city and a card beside it; the search around it outlines both (14 cells unlike
+    tiles), and with no city read yet there is no city's size to put on its tiles'
+    lattice. Looked at again once a city is read, the lattice as large as that city reads
+    it (before, it was missed and nothing was said)."""
+    every_complete_city_found(reader, *independent_table(
+        921012, 7, "collage", "easy", size=(4000, 3000)), count=7)
+
+
 def test_a_city_standing_out_inside_a_region_reported_cut_is_read(reader):
     """Five cities on tartan (seed 911, medium). The finder saw one of them joined to the
     cloth below it, a region reaching the frame's bottom edge, reported as a city cut by the
