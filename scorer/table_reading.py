@@ -10,9 +10,9 @@ of its tiles (``vision.lattice``). Each candidate is centred on its tiles as a s
 photo's city is (one with several cells unlike tiles first put on its tiles' lattice, which
 costs a tenth as much on a busy cloth) and kept only when its sixteen cells look like tiles
 (a region as long as two cities is also read half by half; one whose reading fails, on the
-lattice of the tiles inside it; one looked at before any city was read, with no city's
-size to go by, again once one is). Last, what stands out once the cities found are taken
-out of it is looked at the same way: a city joined to others, or to a lamp's glare, stands out
+lattice of the tiles inside it; one looked at before any city was read, with no city's size
+to go by, again once one is). Last, what stands out once the cities found are taken out of
+it is looked at the same way: a city joined to others, or to a lamp's glare, stands out
 alone only then. The cities found are ordered clockwise around the table.
 Cities cut by the frame's edge, or that cannot be made out (once two more regions over one
 have been looked at too), are reported with their outline, never read.
