@@ -818,8 +818,10 @@ class PhotoReader:
         return self.read_photo(read_bytes(path, self.config))
 
     def read(self, photo: Photo | np.ndarray, corners: np.ndarray | None = None,
-             centred: int | None = None, first_sight: bool = False) -> Reading:
-        """Read a decoded photo; ``corners`` (4, 2) in full-size pixels skip detection.
+             centred: int | None = None, first_sight: bool = False,
+             first: _FirstLooks | None = None) -> Reading:
+        """Read a decoded photo; ``corners`` (4, 2) in full-size pixels skip detection
+        (``first``: the photo's first looks, ``_first_looks``, when taken already).
 
         Corner estimates are tried in turn until one shows sixteen tiles. When none does, the
         best is kept with its doubtful cells flagged (low confidence) and its corners for the
@@ -854,7 +856,7 @@ class PhotoReader:
         """
         photo = photo if isinstance(photo, Photo) else Photo(photo)
         t0 = time.perf_counter()
-        first = self._first_looks(photo, corners)
+        first = first or self._first_looks(photo, corners)
         theirs = self._read_their_printing(photo, corners, first)
         if theirs is not None:
             theirs.timing_ms["total"] = photo.decode_ms + (time.perf_counter() - t0) * 1000

@@ -67,9 +67,10 @@ def read_cities(reader: PhotoReader, photo: Photo | np.ndarray) -> PhotoReading:
     cfg = reader.config
     factor, small, padded, pad = _shrunk(photo, cfg)
     region, single = _one_region(reader, small), None
-    if region is not None:
+    first = _first_sight(reader, photo, region, factor)
+    if first is not None:
         try:
-            single = _single(reader, photo, [], t0, first_sight=True)
+            single = _single(reader, photo, [], t0, first_sight=True, first=first)
         except GridNotFound:  # the one region may be a table of cities on a busy cloth,
             pass  # seen whole: the windows below look closer (and failing them, a full read)
         else:
@@ -470,14 +471,36 @@ def _shrunk(photo: Photo, config) -> tuple[int, np.ndarray, np.ndarray, int]:
     return factor, small, cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_REFLECT), pad
 
 
+def _first_sight(reader: PhotoReader, photo: Photo, region: np.ndarray | None, factor: int):
+    """The photo's first looks (``PhotoReader._first_looks``) when the finder sees one large
+    region in it (``region``, quad (4, 2) in the pixels of the copy ``factor`` times
+    smaller) and they may be of one city filling it; None when they show none, or a whole
+    city (every cell like a tile: placed within a fraction of a cell) covering less than
+    ``one_city_match`` of the region. That region is then several cities seen as one, and
+    the city is not read as a single photo's (centring it and reading it again with its
+    colours corrected, to be dropped for the smaller share: on a busy printed map, 35,000 of
+    the 50,000 cells a photo of five cities read)."""
+    if region is None:
+        return None
+    try:
+        first = reader._first_looks(photo, None)
+    except GridNotFound:
+        return None
+    look = first.looks[0]
+    city = geometry.rescale(look.quad, first.photo.scale / (factor * photo.scale))
+    if not look.not_tiles and search.area(city) < reader.config.one_city_match * search.area(region):
+        return None
+    return first
+
+
 def _single(reader: PhotoReader, photo: Photo, unread: list[Unread], t0: float,
-            first_sight: bool = False) -> PhotoReading:
+            first_sight: bool = False, first=None) -> PhotoReading:
     """A photo of one city (or none: GridNotFound), read the way single photos are, but
     with one estimate centred: a table photo seen as one city has many doubtful estimates,
     and each centring of a 12 MP photo costs seconds. With ``first_sight``, refused at once
     when no estimate shows a city before centring (``PhotoReader.read``)."""
     try:
-        reading = reader.read(photo, centred=1, first_sight=first_sight)
+        reading = reader.read(photo, centred=1, first_sight=first_sight, first=first)
     except GridNotFound as refusal:
         if not unread:
             raise

@@ -313,6 +313,22 @@ def test_a_lattice_block_short_of_sixteen_tiles_is_not_taken(reader, monkeypatch
     assert np.linalg.norm(placed.quad.mean(0) - corners.mean(0)) < 0.25 * cell
 
 
+def test_a_table_seen_as_one_region_is_not_read_as_one_city_first(reader, monkeypatch):
+    """Seven cities that the finder, over the whole photo, sees as one large region: its
+    first look is a whole city covering a twelfth of that region, so the photo is not read
+    as one city's (centred, read again with its colours corrected, then dropped as too
+    small a share) before the windows look closer."""
+    calls, original = [], PhotoReader.read
+
+    def counted(self, *args, **kwargs):
+        calls.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(PhotoReader, "read", counted)
+    found = read(reader, table(7)[0])
+    assert len(found.cities) == 7 and not calls
+
+
 def test_a_photo_of_one_city_reads_as_before(reader):
     data = photo("medium-03").read_bytes()
     found = read(reader, data)
