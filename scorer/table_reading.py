@@ -498,7 +498,8 @@ def _single(reader: PhotoReader, photo: Photo, unread: list[Unread], t0: float,
     """A photo of one city (or none: GridNotFound), read the way single photos are, but
     with one estimate centred: a table photo seen as one city has many doubtful estimates,
     and each centring of a 12 MP photo costs seconds. With ``first_sight``, refused at once
-    when no estimate shows a city before centring (``PhotoReader.read``)."""
+    when no estimate shows a city before centring (``PhotoReader.read``; ``first``: the
+    photo's first looks, when ``_first_sight`` took them)."""
     try:
         reading = reader.read(photo, centred=1, first_sight=first_sight, first=first)
     except GridNotFound as refusal:
