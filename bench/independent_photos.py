@@ -2404,6 +2404,12 @@ def _centre3(thing) -> np.ndarray:
     return np.array([*thing.centre, thing.z0 + thing.height / 2])
 
 
+def drawable_families() -> tuple[str, ...]:
+    """The table families render can draw now: the 14, then those another module registered
+    (bench/unseen_tables.py's register()), numbered so for the photos' seeds."""
+    return FAMILIES + tuple(MORE_FAMILIES)
+
+
 def render(
     seed: int, family: str, tier: str, art: str = "artwork", size=(1600, 1200), with_city: bool = True
 ) -> tuple[np.ndarray, dict]:
@@ -2415,7 +2421,7 @@ def render(
     the city nor a neighbour's in it (the table and what lies on it, aimed where the city
     was); its truth's grid and corners are None.
     """
-    families = FAMILIES + tuple(MORE_FAMILIES)
+    families = drawable_families()
     if family not in families or tier not in TIERS or art not in ARTS:
         raise ValueError(f"unknown family, tier or art: {family!r}, {tier!r}, {art!r}")
     rng = np.random.default_rng([int(seed), families.index(family), list(TIERS).index(tier), ARTS.index(art)])

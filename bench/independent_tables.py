@@ -459,16 +459,10 @@ def seating_order(centres, table_centre, complete) -> tuple[list[int], float]:
     return sorted(seated, key=lambda i: (angle[i] - angle[first]) % (2 * math.pi)), math.degrees(margin)
 
 
-def _families() -> tuple[str, ...]:
-    """The table families the renderer can draw now: its 14, then those registered by another
-    module (bench/unseen_tables.py's register()), as independent_photos.render numbers them."""
-    return FAMILIES + tuple(independent_photos.MORE_FAMILIES)
-
-
 def _check(n_cities, family, tier, art, size, min_tile_px, cut):
     if not isinstance(n_cities, int | np.integer) or not 1 <= n_cities <= 7:
         raise ValueError(f"n_cities must be 1 to 7 (got {n_cities!r})")
-    if family not in _families() or tier not in TIERS or art not in ARTS:
+    if family not in independent_photos.drawable_families() or tier not in TIERS or art not in ARTS:
         raise ValueError(f"unknown family, tier or art: {family!r}, {tier!r}, {art!r}")
     if len(size) != 2 or min(size) < 64 or not min_tile_px > 0 or cut not in (None, True, False):
         raise ValueError(
@@ -549,7 +543,7 @@ def _laid_out(seed, n_cities, family, tier, art, size, min_tile_px, cut):
         [
             int(seed),
             n_cities,
-            _families().index(family),  # the 14's numbers stay as they were
+            independent_photos.drawable_families().index(family),  # the 14's numbers stay as they were
             list(TIERS).index(tier),
             ARTS.index(art),
             *size,
