@@ -50,8 +50,8 @@ class Reading:
     looks : (16, A) float32, each upright cell's look as taken (``appearance.looks``): what
         learning the players' printing's pictures needs
     adapted : the reading used what was learned from the players' labels
-    read_confidence : each cell's confidence as the tile model read it, before the taverns'
-        kinds were weighed with their icons (``PhotoReader.by_icons``): what the reader's own
+    read_confidence : each cell's confidence as the tile model read it, before the buildings
+        were weighed with their icons (``PhotoReader.by_icons``): what the reader's own
         choices go by (``doubted``), as they were tuned with it
     """
 
@@ -1162,7 +1162,7 @@ class PhotoReader:
         """The legal city decoded from a look at ``photo`` (its quad in the image's pixels),
         its doubtful cells looked at again (``steadied``) and, once the players' pictures
         are learned, read by them (``Adaptation.by_pictures``: the city's place and colours
-        are found without them, as before they were learned). Its taverns' kinds are
+        are found without them, as before they were learned). Its buildings are
         weighed with their icons' glyphs last (``by_icons``)."""
         look = self.steadied(photo.image, look)
         pictures = self.adaptation is not None and self.adaptation.looks is not None
@@ -1220,24 +1220,27 @@ class PhotoReader:
         return replace(look, probs=probs.reshape(look.probs.shape))
 
     def by_icons(self, upright: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """Cell probabilities (4, 4, L) of an upright warped city (S, S, 3) with each tavern's
-        kind weighed with what its icon's glyph alone reads (``models.IconReader``): the
-        product of both readers' chances, for cells at least ``config.icon_min_tavern``
-        likely a tavern, whose chance of being one stays.
+        """Cell probabilities (4, 4, L) of an upright warped city (S, S, 3) with each
+        building weighed with what its icon's glyph alone reads (``models.IconReader``): the
+        tile model's chance times the glyph's plus ``config.icon_floor``, for cells at least
+        ``config.icon_min_building`` likely a building, whose chance of being one stays.
 
-        The tile model learned red badges; another printing's inks (a green or violet badge)
-        sway it between kinds, where the glyph, white on any colour, stays. Only the city as
-        read is weighed so: the search that places it keeps the tile model's sureness, which
-        it was tuned with (a classifier changed throughout broke it, see the README)."""
+        The tile model reads the picture too, which another printing changes: a printed
+        tavern's own illustration, a shop drawn darker, a green or violet badge sway it
+        between buildings, where the glyph, white on any colour, stays. The floor keeps a
+        glyph from ruling a building out alone (a small or blurred icon reads as another).
+        Only the city as read is weighed so: the search that places it keeps the tile
+        model's sureness, which it was tuned with (a classifier changed throughout broke
+        it, see the README)."""
         probs = probs.reshape(SIZE * SIZE, -1).copy()
-        tavern = [self.classifier.labels.index(kind) for kind in self.icons.labels]
-        share = probs[:, tavern].sum(axis=1)
-        which = np.flatnonzero(share >= self.config.icon_min_tavern)
+        kinds = [self.classifier.labels.index(kind) for kind in self.icons.labels]
+        share = probs[:, kinds].sum(axis=1)
+        which = np.flatnonzero(share >= self.config.icon_min_building)
         if len(which):
-            both = probs[np.ix_(which, tavern)] * self.icons.predict(
-                geometry.corner_crops(upright, self.config, only=which))
+            glyphs = self.icons.predict(geometry.corner_crops(upright, self.config, only=which))
+            both = probs[np.ix_(which, kinds)] * (glyphs + self.config.icon_floor)
             both *= share[which, None] / np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
-            probs[np.ix_(which, tavern)] = both
+            probs[np.ix_(which, kinds)] = both
         return probs.reshape(SIZE, SIZE, -1)
 
     def _decoded_by_icons(self, upright: np.ndarray, probs: np.ndarray) -> dict:

@@ -154,11 +154,11 @@ def test_a_photo_of_the_players_printing_is_read_through_their_inks_from_its_fir
 
 def test_a_photo_of_the_players_printing_is_read_from_its_first_look_as_taken_doubts_flagged():
     """A photo of the players' printing whose first look as taken reads some cells
-    doubtfully is read so, those cells flagged for the players, when the reading through
-    their inks is no clearer: the two first looks have found the city, and searched as
-    taken such photos took 8-24 s and could end misread (editions I, J and K of
-    bench/adaptation.py, taught two photos). Here one taught photo, each cell with its look
-    (the pictures), and the inks' reading made never clearer."""
+    doubtfully is read so, those cells flagged for the players unless their icons' glyphs
+    firm them up, when the reading through their inks is no clearer: the two first looks
+    have found the city, and searched as taken such photos took 8-24 s and could end misread
+    (editions I, J and K of bench/adaptation.py, taught two photos). Here one taught photo,
+    each cell with its look (the pictures), and the inks' reading made never clearer."""
     reader = _reader_of_drawn_faces()
     cells = np.frombuffer(reader.read_photo(other_printing("easy-02")).cells_bytes(),
                           CELL_DTYPE).reshape(16, -1)
@@ -168,7 +168,7 @@ def test_a_photo_of_the_players_printing_is_read_from_its_first_look_as_taken_do
     searched = lattice_searches(reader)
     again = reader.read_photo(other_printing("easy-01"))
     assert again.grid == truth("easy-01")["grid"]
-    assert again.uncertain() and again.photo.as_taken
+    assert again.doubted() and again.photo.as_taken
     assert not searched
 
 

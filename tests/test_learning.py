@@ -170,10 +170,13 @@ def test_a_printing_the_model_never_saw_is_searched_once():
 
 
 def test_a_printing_with_turned_inks_is_read_without_learning(reader):
-    """Inks turned 60 degrees of hue (the shipped model reads such a printing's shops and
-    taverns as other buildings): the reader tries the photo's hues turned back and reads it
-    exactly, and keeps the photo and its cells' features as taken (what learning needs)."""
-    unturned = PhotoReader(config=dataclasses.replace(reader.config, hue_turns=()))
+    """Inks turned 60 degrees of hue (the shipped tile model reads such a printing's shops
+    and taverns as other buildings): the reader tries the photo's hues turned back and reads
+    it exactly, and keeps the photo and its cells' features as taken (what learning needs).
+    (Without the turns, the icons' glyphs, white on any colour, read these two right too:
+    the premise is the tile model's, with no cell weighed by its glyph.)"""
+    unturned = PhotoReader(config=dataclasses.replace(reader.config, hue_turns=(),
+                                                      icon_min_building=2.0))
     for case in ("easy-00", "easy-02"):
         assert unturned.read_photo(turned_inks(case)).grid != truth(case)["grid"]
         reading = reader.read_photo(turned_inks(case))

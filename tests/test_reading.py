@@ -365,11 +365,11 @@ def test_a_city_under_a_warm_lamp_is_read_white_balanced(reader, seed, family, t
 def test_a_small_tavern_s_kind_is_read_from_the_views_around_it(reader):
     """A hard photo of the independent renderer: two blurred taverns' icons read as drink
     from the outline found; read again a little shifted and scaled, they read as what they
-    are (music, food)."""
+    are (music, food). (The tile model doubts them still; their glyphs firm them up.)"""
     image, want = independent_photo(55500000, "polka", "hard")
     reading = reader.read(image)
     assert reading.grid == want["grid"]
-    assert min(min(row) for row in reading.confidence) < reader.config.low_confidence
+    assert reading.doubted()
 
 
 def test_a_tavern_read_surely_but_of_a_doubtful_kind_is_read_from_the_views_around_it(reader):

@@ -1,8 +1,8 @@
 """One-command, seeded recipe for the models: ``python -m training.train [--out models]``.
 
 Renders scenes from the real artwork (70 %) and the project's drawn tiles (30 %), trains the
-tile classifier, the icon reader (a tavern's kind from its glyph, on the classifier's tavern
-crops recoloured) and the city finder on CPU with torch, and writes ``tiles.onnx`` /
+tile classifier, the icon reader (a building from its icon's glyph, on the classifier's
+building crops recoloured) and the city finder on CPU with torch, and writes ``tiles.onnx`` /
 ``icons.onnx`` / ``city_finder.onnx`` with their metadata (labels, input sizes, normalisation, sha256,
 recipe, data summary, measured accuracy). ``--budget tiny`` runs end to end in seconds.
 """
@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from scorer.city import TAVERN_KINDS
+from scorer.city import BUILDINGS
 from scorer.vision.config import DEFAULT
 from scorer.vision.geometry import icon_input
 
@@ -33,7 +33,7 @@ from .tables import TRAINING as TRAINING_TABLES
 
 BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
     "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10,
-             "icon_epochs": 20},
+             "icon_epochs": 12},
     "tiny": {"cls_scenes": 6, "finder_scenes": 8, "cls_epochs": 1, "finder_epochs": 1,
              "icon_epochs": 1},
 }
@@ -74,7 +74,8 @@ class TileNet(nn.Module):
 
 
 class IconNet(nn.Module):
-    """The tavern icon's glyph, (N, 1, C, C) whiteness (``geometry.icon_input``) -> kind logits."""
+    """A building's icon glyph, (N, 1, C, C) whiteness (``geometry.icon_input``) -> building
+    logits."""
 
     def __init__(self, kinds: int):
         super().__init__()
@@ -190,20 +191,21 @@ def classifier_loss(net: TileNet, samples: dict, idx: np.ndarray, tiles: np.ndar
             + 0.5 * _CROSS_ENTROPY(turn, torch.from_numpy(samples["turn"][idx])))
 
 
-def tavern_corners(samples: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The upright taverns' icon corners (N, C, C, 3) of the classifier's samples and their
-    kinds (N,), indices into ``TAVERN_KINDS``."""
-    kinds = np.array([data.LABELS.index(kind) for kind in TAVERN_KINDS])
-    keep = np.isin(samples["building"], kinds)
-    return samples["corner"][keep], np.searchsorted(kinds, samples["building"][keep])
+def building_corners(samples: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The upright buildings' icon corners (N, C, C, 3) of the classifier's samples (not the
+    empty cells, nor the turned crops, which only teach the turn) and their buildings (N,),
+    indices into ``BUILDINGS``."""
+    keep = np.isin(samples["building"], [data.LABELS.index(b) for b in BUILDINGS])
+    kinds = [BUILDINGS.index(data.LABELS[i]) for i in samples["building"][keep]]
+    return samples["corner"][keep], np.array(kinds, np.int64)
 
 
 def train_icons(samples: dict, epochs: int, seed: int) -> IconNet:
-    """The icon reader on the classifier's tavern corners, recoloured afresh every epoch."""
+    """The icon reader on the classifier's building corners, recoloured afresh every epoch."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    corners, kinds = tavern_corners(samples)
-    net = IconNet(len(TAVERN_KINDS))
+    corners, kinds = building_corners(samples)
+    net = IconNet(len(BUILDINGS))
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     n, batch = len(kinds), 128
     steps = epochs * max(1, n // batch)
@@ -221,8 +223,8 @@ def train_icons(samples: dict, epochs: int, seed: int) -> IconNet:
 
 
 def icon_accuracy(net: IconNet, samples: dict, seed: int) -> dict:
-    """Kinds read right on held-out tavern corners, as printed and recoloured."""
-    corners, kinds = tavern_corners(samples)
+    """Buildings read right on held-out corners, as printed and recoloured."""
+    corners, kinds = building_corners(samples)
     out = {"corners": len(kinds)}
     for name, seen in (("as_printed", corners),
                        ("recoloured", recoloured(corners, np.random.default_rng(seed)))):
@@ -356,7 +358,7 @@ def save_icons(net: IconNet, out: Path, about: dict) -> None:
     side = DEFAULT.corner_input
     export(net, (torch.zeros(1, 1, side, side),), ["corner"], ["kind"], out / "icons.onnx")
     write_meta(out / "icons.json", out / "icons.onnx", {
-        "labels": list(TAVERN_KINDS),
+        "labels": list(BUILDINGS),
         "inputs": {"corner": [1, side, side]},
         "outputs": {"kind": "logits over labels"},
         "normalisation": "the darkest of R, G, B, standardised per crop (geometry.icon_input)",
@@ -368,13 +370,13 @@ def save_icons(net: IconNet, out: Path, about: dict) -> None:
 
 def train_icon_reader(cls: dict, held: dict, budget: dict, recipe: dict, out: Path,
                       seed: int) -> None:
-    """Train the icon reader on the classifier's tavern crops and save it with its accuracy
+    """Train the icon reader on the classifier's building crops and save it with its accuracy
     on ``held``'s."""
     print("training the icon reader ...", flush=True)
     net = train_icons(cls, budget["icon_epochs"], seed)
     save_icons(net, out, {
         "recipe": recipe,
-        "data": {"scenes": budget["cls_scenes"], "corners": len(tavern_corners(cls)[1]),
+        "data": {"scenes": budget["cls_scenes"], "corners": len(building_corners(cls)[1]),
                  "colours": "every crop recoloured each epoch (training.train.recoloured)"},
         "accuracy_held_out_corners": icon_accuracy(net, held, seed + 1),
     })
