@@ -28,7 +28,13 @@ from bench.accuracy import TIERS, evaluate  # noqa: E402
 from scorer.city import BUILDINGS  # noqa: E402
 from scorer.reading import PhotoReader  # noqa: E402
 from training import data  # noqa: E402
-from training.train import save_classifier, save_icons, train_classifier, train_icons  # noqa: E402
+from training.train import (  # noqa: E402
+    ICON_READERS,
+    save_classifier,
+    save_icons,
+    train_classifier,
+    train_icons,
+)
 
 
 def main() -> int:
@@ -45,12 +51,14 @@ def main() -> int:
         started = time.time()
         samples = data.build("classifier", args.seed, args.scenes, art=trained_on, use_cache=False)
         net = train_classifier(samples, args.epochs, args.seed)
-        icons = train_icons(samples, 4 * args.epochs, args.seed)  # (the same art's icons)
+        icons = {name: train_icons(samples, 4 * args.epochs, args.seed, labels)
+                 for name, labels, _ in ICON_READERS}  # (the same art's icons)
         with tempfile.TemporaryDirectory() as folder:
             shutil.copy(ROOT / "models" / "city_finder.onnx", folder)
             shutil.copy(ROOT / "models" / "city_finder.json", folder)
             save_classifier(net, Path(folder), {"data": {"art": trained_on}})
-            save_icons(icons, Path(folder), {"data": {"art": trained_on}})
+            for name, labels, _ in ICON_READERS:
+                save_icons(icons[name], Path(folder), {"data": {"art": trained_on}}, name, labels)
             reader = PhotoReader(folder)
             print(f"\n=== trained on {'the artwork' if trained_on == 'real' else 'drawn tiles'} "
                   f"only ({time.time() - started:.0f} s)")

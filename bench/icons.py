@@ -6,8 +6,9 @@
 Renders --photos photos for every table family x tier with bench/independent_photos.py, of
 the artwork and of the printed tiles (with --edition, of the adaptation bench's printing of
 that name instead: bench/adaptation.py), warps each city from its true corners and reads
-every cell that holds a building three ways: the tile model alone, the glyph alone
-(``models/icons.onnx``) and both, as the reader weighs them last (``PhotoReader.by_icons``).
+every cell that holds a building three ways: the tile model alone, the glyph alone (the
+building ``models/badges.onnx`` reads, a tavern's kind ``models/icons.onnx``) and both, as
+the reader weighs them last (``PhotoReader.by_icons``).
 Prints the share read right by art and tile size, and how many cells the weighing turned
 right and wrong. What the reader's last step adds once a city is found; the reading of a
 whole photo is bench/independent.py's.
@@ -33,6 +34,7 @@ import independent_photos as photos  # noqa: E402
 from adaptation import render as render_edition  # noqa: E402
 from independent import pick_families  # noqa: E402
 
+from scorer.city import TAVERN_KINDS  # noqa: E402
 from scorer.reading import PhotoReader  # noqa: E402
 from scorer.vision import geometry  # noqa: E402
 
@@ -52,14 +54,16 @@ def read_three_ways(reader: PhotoReader, image: np.ndarray, truth: dict) -> list
     upright = geometry.warp_city(image, corners, reader.config)
     tiles, icon_corners = geometry.cities_crops([upright], reader.config)
     probs, _, _ = reader.classifier.predict(tiles, icon_corners)
-    glyphs = reader.icons.predict(icon_corners)
     both = reader.by_icons(upright, probs.reshape(4, 4, -1)).reshape(16, -1)
+    glyphs = [reader.badges.labels[i] for i in reader.badges.predict(icon_corners).argmax(1)]
+    kinds = [reader.icons.labels[i] for i in reader.icons.predict(icon_corners).argmax(1)]
+    glyphs = [kind if glyph in TAVERN_KINDS else glyph for glyph, kind in zip(glyphs, kinds,
+                                                                              strict=True)]
     labels = reader.classifier.labels
     tile_px = float(np.linalg.norm(corners[1] - corners[0])) / 4
     names = [name for row in truth["grid"] for name in row]
-    return [(labels.index(name), int(probs[i].argmax()),
-             labels.index(reader.icons.labels[int(glyphs[i].argmax())]), int(both[i].argmax()),
-             tile_px) for i, name in enumerate(names) if name != "empty"]
+    return [(labels.index(name), int(probs[i].argmax()), labels.index(glyphs[i]),
+             int(both[i].argmax()), tile_px) for i, name in enumerate(names) if name != "empty"]
 
 
 def main(argv=None) -> int:

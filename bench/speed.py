@@ -83,7 +83,7 @@ def main() -> int:
     print(f"  of which: half-size JPEG decode    {half:8.1f} ms (OpenCV reduced decoding)")
     print(f"  find the city (all looks, 1008 px) {find:8.1f} ms")
     print(f"  classify 16 cells (one batch)      {classify:8.1f} ms")
-    for name in ("tiles", "icons", "city_finder"):
+    for name in ("tiles", "icons", "badges", "city_finder"):
         megabytes = os.path.getsize(MODEL_DIR / f"{name}.onnx") / 1e6
         print(f"  {name + '.onnx':<35}{megabytes:8.2f} MB")
     return 0

@@ -181,7 +181,8 @@ class PhotoReader:
         self.config = config
         self.finder = CityFinder(model_dir)
         self.classifier = TileClassifier(model_dir)
-        self.icons = IconReader(model_dir)
+        self.icons = IconReader(model_dir)  # a tavern's kind
+        self.badges = IconReader(model_dir, "badges")  # which building
         self.adaptation = adaptation  # what was learned from the players' labels, if any
         self.model_dir = model_dir
         self._anchors = None
@@ -1220,28 +1221,49 @@ class PhotoReader:
         return replace(look, probs=probs.reshape(look.probs.shape))
 
     def by_icons(self, upright: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """Cell probabilities (4, 4, L) of an upright warped city (S, S, 3) with each
-        building weighed with what its icon's glyph alone reads (``models.IconReader``): the
+        """Cell probabilities (4, 4, L) of an upright warped city (S, S, 3) weighed with what
+        each icon's glyph alone reads: which building (``badges``, the taverns as one; the
         tile model's chance times the glyph's plus ``config.icon_floor``, for cells at least
-        ``config.icon_min_building`` likely a building, whose chance of being one stays.
+        ``config.icon_min_building`` likely a building), then a tavern's kind (``icons``; the
+        product of both chances, for cells at least ``config.icon_min_tavern`` likely a
+        tavern). Each keeps the cell's chance of being what it splits.
 
         The tile model reads the picture too, which another printing changes: a printed
-        tavern's own illustration, a shop drawn darker, a green or violet badge sway it
-        between buildings, where the glyph, white on any colour, stays. The floor keeps a
-        glyph from ruling a building out alone (a small or blurred icon reads as another).
-        Only the city as read is weighed so: the search that places it keeps the tile
-        model's sureness, which it was tuned with (a classifier changed throughout broke
-        it, see the README)."""
-        probs = probs.reshape(SIZE * SIZE, -1).copy()
-        kinds = [self.classifier.labels.index(kind) for kind in self.icons.labels]
-        share = probs[:, kinds].sum(axis=1)
-        which = np.flatnonzero(share >= self.config.icon_min_building)
-        if len(which):
-            glyphs = self.icons.predict(geometry.corner_crops(upright, self.config, only=which))
-            both = probs[np.ix_(which, kinds)] * (glyphs + self.config.icon_floor)
-            both *= share[which, None] / np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
-            probs[np.ix_(which, kinds)] = both
+        tavern's own illustration, a shop drawn darker, a green or violet badge sway it,
+        where the glyph, white on any colour, stays. The floor keeps a badge misread (a small
+        or blurred icon) from ruling a building out alone. A kind is the glyph's fine
+        strokes, which a reader of the four kinds alone tells apart better on small tiles
+        (the badge reader's kinds misread 4 more cities of 300 in whole tables). Only the
+        city as read is weighed so: the search that places it keeps the tile model's
+        sureness, which it was tuned with (a classifier changed throughout broke it, see the
+        README)."""
+        cfg = self.config
+        corners = geometry.corner_crops(upright, cfg)
+        probs = self._weighed(probs.reshape(SIZE * SIZE, -1), self.badges, corners,
+                              cfg.icon_min_building, cfg.icon_floor)
+        probs = self._weighed(probs, self.icons, corners, cfg.icon_min_tavern)
         return probs.reshape(SIZE, SIZE, -1)
+
+    def _weighed(self, probs: np.ndarray, icons: IconReader, corners: np.ndarray,
+                 least: float, floor: float = 0.0) -> np.ndarray:
+        """Cell probabilities (16, L) with the labels an icon reader reads weighed with what
+        it reads of the cells' icon corners (16, C, C, 3): times its chance plus ``floor``,
+        for cells at least ``least`` likely one of its labels, that chance kept. A reader of
+        every building weighs the taverns as one: their kinds are the kinds' reader's."""
+        at = [self.classifier.labels.index(label) for label in icons.labels]
+        share = probs[:, at].sum(axis=1)
+        which = np.flatnonzero(share >= least)
+        if not len(which):
+            return probs
+        read = icons.predict(corners[which])
+        taverns = [i for i, label in enumerate(icons.labels) if label in TAVERN_KINDS]
+        if len(taverns) < len(at):
+            read[:, taverns] = read[:, taverns].sum(axis=1, keepdims=True)
+        both = probs[np.ix_(which, at)] * (read + floor)
+        both *= share[which, None] / np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
+        out = probs.copy()
+        out[np.ix_(which, at)] = both
+        return out
 
     def _decoded_by_icons(self, upright: np.ndarray, probs: np.ndarray) -> dict:
         """``_decoded`` of cell probabilities (4, 4, L) weighed with the icons of the upright

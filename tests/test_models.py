@@ -18,7 +18,7 @@ from scorer.vision.image_io import read_photo
 from scorer.vision.models import MODEL_DIR, IconReader, TileClassifier, sha256
 
 
-@pytest.mark.parametrize("name", ["tiles", "icons", "city_finder"])
+@pytest.mark.parametrize("name", ["tiles", "icons", "badges", "city_finder"])
 def test_metadata_matches_the_onnx_file(name):
     meta = json.loads((MODEL_DIR / f"{name}.json").read_text())
     onnx_path = MODEL_DIR / f"{name}.onnx"
@@ -38,9 +38,10 @@ def test_tile_metadata_matches_the_reader_config():
     assert meta["accuracy_held_out_crops"]["building"] > 0.98
 
 
-def test_icon_metadata_matches_the_reader_config():
-    meta = json.loads((MODEL_DIR / "icons.json").read_text())
-    assert meta["labels"] == list(BUILDINGS)
+@pytest.mark.parametrize("name, labels", [("icons", TAVERN_KINDS), ("badges", BUILDINGS)])
+def test_icon_metadata_matches_the_reader_config(name, labels):
+    meta = json.loads((MODEL_DIR / f"{name}.json").read_text())
+    assert meta["labels"] == list(labels)
     assert meta["crop"] == {"cell_px": DEFAULT.cell_px, "corner_span": list(DEFAULT.corner_span)}
     assert meta["accuracy_held_out_corners"]["recoloured"] > 0.9  # (some far and shaken)
 
@@ -84,9 +85,10 @@ def test_a_taverns_kind_is_read_from_its_glyph_whatever_the_badges_colour():
 
 def test_a_building_the_tile_model_doubts_is_settled_by_its_icon_a_sure_one_is_not():
     """Each building of the fixtures, which the tile model were to doubt between it and
-    another (0.45 each), is read as itself once weighed with its icon's glyph; one the tile
-    model reads surely as another (0.97) stays that other: the glyph alone rules nothing out
-    (``config.icon_floor``). The chance of a building at all is kept."""
+    another (0.45 each), is read as itself once weighed with its icon's glyph (its badge's,
+    and a tavern's kind); one the tile model reads surely as another (0.97) stays that
+    other: a badge alone rules nothing out (``config.icon_floor``). The chance of a building
+    at all is kept."""
     reader = PhotoReader()
     labels = reader.classifier.labels
     cells = 0

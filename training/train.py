@@ -1,10 +1,11 @@
 """One-command, seeded recipe for the models: ``python -m training.train [--out models]``.
 
 Renders scenes from the real artwork (70 %) and the project's drawn tiles (30 %), trains the
-tile classifier, the icon reader (a building from its icon's glyph, on the classifier's
-building crops recoloured) and the city finder on CPU with torch, and writes ``tiles.onnx`` /
-``icons.onnx`` / ``city_finder.onnx`` with their metadata (labels, input sizes, normalisation, sha256,
-recipe, data summary, measured accuracy). ``--budget tiny`` runs end to end in seconds.
+tile classifier, the icon readers (a tavern's kind, and any building, from its icon's glyph,
+on the classifier's crops recoloured) and the city finder on CPU with torch, and writes
+``tiles.onnx`` / ``icons.onnx`` / ``badges.onnx`` / ``city_finder.onnx`` with their metadata
+(labels, input sizes, normalisation, sha256, recipe, data summary, measured accuracy).
+``--budget tiny`` runs end to end in seconds.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from scorer.city import BUILDINGS
+from scorer.city import BUILDINGS, TAVERN_KINDS
 from scorer.vision.config import DEFAULT
 from scorer.vision.geometry import icon_input
 
@@ -33,9 +34,9 @@ from .tables import TRAINING as TRAINING_TABLES
 
 BUDGETS = {  # scenes for the classifier, scenes for the finder, epochs of each
     "full": {"cls_scenes": 1400, "finder_scenes": 3000, "cls_epochs": 8, "finder_epochs": 10,
-             "icon_epochs": 12},
+             "icon_epochs": 20, "badge_epochs": 12},
     "tiny": {"cls_scenes": 6, "finder_scenes": 8, "cls_epochs": 1, "finder_epochs": 1,
-             "icon_epochs": 1},
+             "icon_epochs": 1, "badge_epochs": 1},
 }
 
 
@@ -74,8 +75,8 @@ class TileNet(nn.Module):
 
 
 class IconNet(nn.Module):
-    """A building's icon glyph, (N, 1, C, C) whiteness (``geometry.icon_input``) -> building
-    logits."""
+    """An icon's glyph, (N, 1, C, C) whiteness (``geometry.icon_input``) -> logits of the
+    labels it tells apart (a tavern's kinds, or the buildings)."""
 
     def __init__(self, kinds: int):
         super().__init__()
@@ -191,21 +192,21 @@ def classifier_loss(net: TileNet, samples: dict, idx: np.ndarray, tiles: np.ndar
             + 0.5 * _CROSS_ENTROPY(turn, torch.from_numpy(samples["turn"][idx])))
 
 
-def building_corners(samples: dict) -> tuple[np.ndarray, np.ndarray]:
-    """The upright buildings' icon corners (N, C, C, 3) of the classifier's samples (not the
-    empty cells, nor the turned crops, which only teach the turn) and their buildings (N,),
-    indices into ``BUILDINGS``."""
-    keep = np.isin(samples["building"], [data.LABELS.index(b) for b in BUILDINGS])
-    kinds = [BUILDINGS.index(data.LABELS[i]) for i in samples["building"][keep]]
-    return samples["corner"][keep], np.array(kinds, np.int64)
+def icon_corners(samples: dict, labels=TAVERN_KINDS) -> tuple[np.ndarray, np.ndarray]:
+    """The icon corners (N, C, C, 3) of the classifier's upright samples of ``labels`` (not
+    the turned crops, which only teach the turn) and their labels (N,), indices into them."""
+    keep = np.isin(samples["building"], [data.LABELS.index(label) for label in labels])
+    which = [labels.index(data.LABELS[i]) for i in samples["building"][keep]]
+    return samples["corner"][keep], np.array(which, np.int64)
 
 
-def train_icons(samples: dict, epochs: int, seed: int) -> IconNet:
-    """The icon reader on the classifier's building corners, recoloured afresh every epoch."""
+def train_icons(samples: dict, epochs: int, seed: int, labels=TAVERN_KINDS) -> IconNet:
+    """An icon reader of ``labels`` (a tavern's kinds, or the buildings) on the classifier's
+    corners of them, recoloured afresh every epoch."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    corners, kinds = building_corners(samples)
-    net = IconNet(len(BUILDINGS))
+    corners, kinds = icon_corners(samples, labels)
+    net = IconNet(len(labels))
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     n, batch = len(kinds), 128
     steps = epochs * max(1, n // batch)
@@ -222,9 +223,9 @@ def train_icons(samples: dict, epochs: int, seed: int) -> IconNet:
     return net.eval()
 
 
-def icon_accuracy(net: IconNet, samples: dict, seed: int) -> dict:
-    """Buildings read right on held-out corners, as printed and recoloured."""
-    corners, kinds = building_corners(samples)
+def icon_accuracy(net: IconNet, samples: dict, seed: int, labels=TAVERN_KINDS) -> dict:
+    """Labels read right on held-out corners, as printed and recoloured."""
+    corners, kinds = icon_corners(samples, labels)
     out = {"corners": len(kinds)}
     for name, seen in (("as_printed", corners),
                        ("recoloured", recoloured(corners, np.random.default_rng(seed)))):
@@ -353,12 +354,13 @@ def train_tiles(cls: dict, held: dict, budget: dict, recipe: dict, out: Path, se
     save_anchors(out)
 
 
-def save_icons(net: IconNet, out: Path, about: dict) -> None:
-    """Write icons.onnx and icons.json (the reader's contract) with ``about`` added."""
+def save_icons(net: IconNet, out: Path, about: dict, name: str = "icons",
+               labels=TAVERN_KINDS) -> None:
+    """Write ``name``.onnx and ``name``.json (the reader's contract) with ``about`` added."""
     side = DEFAULT.corner_input
-    export(net, (torch.zeros(1, 1, side, side),), ["corner"], ["kind"], out / "icons.onnx")
-    write_meta(out / "icons.json", out / "icons.onnx", {
-        "labels": list(BUILDINGS),
+    export(net, (torch.zeros(1, 1, side, side),), ["corner"], ["kind"], out / f"{name}.onnx")
+    write_meta(out / f"{name}.json", out / f"{name}.onnx", {
+        "labels": list(labels),
         "inputs": {"corner": [1, side, side]},
         "outputs": {"kind": "logits over labels"},
         "normalisation": "the darkest of R, G, B, standardised per crop (geometry.icon_input)",
@@ -368,18 +370,26 @@ def save_icons(net: IconNet, out: Path, about: dict) -> None:
     })
 
 
+ICON_READERS = (  # the model, what it tells apart, its epochs in the budget
+    ("icons", TAVERN_KINDS, "icon_epochs"),  # a tavern's kind: the glyphs' fine strokes
+    ("badges", BUILDINGS, "badge_epochs"),  # any building: its badge and glyph
+)
+
+
 def train_icon_reader(cls: dict, held: dict, budget: dict, recipe: dict, out: Path,
                       seed: int) -> None:
-    """Train the icon reader on the classifier's building crops and save it with its accuracy
-    on ``held``'s."""
-    print("training the icon reader ...", flush=True)
-    net = train_icons(cls, budget["icon_epochs"], seed)
-    save_icons(net, out, {
-        "recipe": recipe,
-        "data": {"scenes": budget["cls_scenes"], "corners": len(building_corners(cls)[1]),
-                 "colours": "every crop recoloured each epoch (training.train.recoloured)"},
-        "accuracy_held_out_corners": icon_accuracy(net, held, seed + 1),
-    })
+    """Train the icon readers on the classifier's crops and save each with its accuracy on
+    ``held``'s."""
+    for name, labels, epochs in ICON_READERS:
+        print(f"training the icon reader {name} ...", flush=True)
+        net = train_icons(cls, budget[epochs], seed, labels)
+        save_icons(net, out, {
+            "recipe": recipe,
+            "data": {"scenes": budget["cls_scenes"],
+                     "corners": len(icon_corners(cls, labels)[1]),
+                     "colours": "every crop recoloured each epoch (training.train.recoloured)"},
+            "accuracy_held_out_corners": icon_accuracy(net, held, seed + 1, labels),
+        }, name, labels)
 
 
 def train_city_finder(args, budget: dict, recipe: dict, out: Path, cached: bool) -> None:

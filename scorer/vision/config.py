@@ -57,8 +57,10 @@ class VisionConfig:
     corner_span: tuple[float, float] = (-0.06, 0.44)  # icon corner, in cell units
     corner_input: int = 48
     icon_min_building: float = 0.02  # a cell this likely a building has it read from its
-    # icon's glyph too (``models.IconReader``; less likely, nothing to split), ...
+    # icon's glyph too (``models.IconReader`` "badges"; less likely, nothing to split), ...
     icon_floor: float = 0.05  # ... the glyph's chance of each building raised by this
+    icon_min_tavern: float = 0.02  # a cell this likely a tavern has its kind read from its
+    # icon's glyph too ("icons"; less likely, nothing to split)
     low_confidence: float = 0.8  # below this a cell is flagged for the player to check
     min_sure_tile_px: float = 20  # tiles narrower in the photo: every cell is flagged (read
     # from fewer pixels, the model errs without doubting)

@@ -62,16 +62,16 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class IconReader(OnnxModel):
-    """Reads a tavern's kind from the glyph in its icon alone (``geometry.icon_input``): the
-    tile classifier also sees the badge's colour and the picture, which another printing of
-    the game changes."""
+    """Reads the glyph in a tile's icon alone (``geometry.icon_input``): "icons" a tavern's
+    kind, "badges" which building. The tile classifier also sees the badge's colour and the
+    picture, which another printing of the game changes."""
 
-    def __init__(self, model_dir=None):
-        super().__init__("icons", model_dir)
+    def __init__(self, model_dir=None, name: str = "icons"):
+        super().__init__(name, model_dir)
         self.labels: list[str] = self.meta["labels"]
 
     def predict(self, corners: np.ndarray) -> np.ndarray:
-        """corners (N, C, C, 3) uint8 RGB -> (N, K) probabilities of the tavern kinds."""
+        """corners (N, C, C, 3) uint8 RGB -> (N, K) probabilities of its labels."""
         (logits,) = self.session.run(None, {"corner": icon_input(corners)})
         return softmax(logits)
 
