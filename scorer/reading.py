@@ -1250,19 +1250,18 @@ class PhotoReader:
         it reads of the cells' icon corners (16, C, C, 3): times its chance plus ``floor``,
         for cells at least ``least`` likely one of its labels, that chance kept. A reader of
         every building weighs the taverns as one: their kinds are the kinds' reader's."""
-        at = [self.classifier.labels.index(label) for label in icons.labels]
-        share = probs[:, at].sum(axis=1)
-        which = np.flatnonzero(share >= least)
-        if not len(which):
-            return probs
-        read = icons.predict(corners[which])
-        taverns = [i for i, label in enumerate(icons.labels) if label in TAVERN_KINDS]
-        if len(taverns) < len(at):
-            read[:, taverns] = read[:, taverns].sum(axis=1, keepdims=True)
-        both = probs[np.ix_(which, at)] * (read + floor)
-        both *= share[which, None] / np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
         out = probs.copy()
-        out[np.ix_(which, at)] = both
+        at = [self.classifier.labels.index(label) for label in icons.labels]
+        share = out[:, at].sum(axis=1)
+        which = np.flatnonzero(share >= least)
+        if len(which):
+            read = icons.predict(corners[which])
+            taverns = [i for i, label in enumerate(icons.labels) if label in TAVERN_KINDS]
+            if len(taverns) < len(at):
+                read[:, taverns] = read[:, taverns].sum(axis=1, keepdims=True)
+            both = out[np.ix_(which, at)] * (read + floor)
+            both *= share[which, None] / np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
+            out[np.ix_(which, at)] = both
         return out
 
     def _decoded_by_icons(self, upright: np.ndarray, probs: np.ndarray) -> dict:
