@@ -1269,7 +1269,7 @@ class PhotoReader:
         warped city (S, S, 3) (``by_icons``), with the confidence the tile model read them
         with (``Reading.read_confidence``: a colour correction is asked for and judged by it;
         a glyph, white on any badge, reads alike under either colours, and a correction that
-        only firms a tavern's kind is no better a reading of the city)."""
+        only firms what the icons tell is no better a reading of the city)."""
         return {**self._decoded(self.by_icons(upright, probs)),
                 "read_confidence": self._decoded(probs)["confidence"]}
 
