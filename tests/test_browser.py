@@ -615,6 +615,8 @@ def test_solo_automaville_typed_as_counts(server, browser):
     created = page.request.post(f"{server}/api/tables", data={"players": ["Me"]},
                                 headers={"Origin": server})
     page.goto(f"{server}/tables/{created.json()['id']}")
+    # one player: nobody is seated clockwise of anyone
+    expect(page.locator("#seating")).to_have_text("Me, solo against Automaville · difficulty 4")
     card = page.locator('.city[data-city="2"]')
     assert page.locator('.city[data-city="1"] .type-counts').count() == 0
     card.get_by_role("button", name="Type counts").click()

@@ -19,7 +19,9 @@ function render(page) {
   document.title = `${table.name} · Between Two Cities`;
   $("table-name").textContent = table.name;
   const variant = { 1: "solo against Automaville", 2: "two-player variant" }[table.players.length] || `${table.players.length} players`;
-  $("seating").textContent = `${variant}, seated clockwise: ${table.players.join(", ")}` + (table.players.length === 1 ? ` · difficulty ${table.difficulty}` : "");
+  $("seating").textContent = table.players.length === 1
+    ? `${table.players[0]}, ${variant} · difficulty ${table.difficulty}`
+    : `${variant}, seated clockwise: ${table.players.join(", ")}`;
   $("seating-diagram").replaceChildren(seatingDiagram(table));
   fitSeating();
   $("still-to-add").textContent = stillToAdd(page);
