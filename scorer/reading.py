@@ -965,7 +965,7 @@ class PhotoReader:
                 sure = self.sureness(raw) >= self.config.low_confidence
                 probs[sure] = raw[sure]
             corrected = replace(corrected, **self._decoded_by_icons(
-                corrected.warped, probs.reshape(SIZE, SIZE, -1)))
+                corrected.warped, probs.reshape(SIZE, SIZE, -1), features))
         if not clearly_surer(corrected):
             return reading
         corrected.photo, corrected.cells = taken, as_taken.cells
@@ -1175,7 +1175,7 @@ class PhotoReader:
                 probs.reshape(SIZE * SIZE, -1), look.cells.reshape(SIZE * SIZE, -1),
                 looks).reshape(probs.shape)
         return Reading(
-            **self._decoded_by_icons(look.upright, probs),
+            **self._decoded_by_icons(look.upright, probs, look.cells),
             corners=geometry.rescale(np.roll(look.quad, look.k, axis=0), photo.scale),
             warped=look.upright,
             photo=photo,
@@ -1220,10 +1220,12 @@ class PhotoReader:
         probs[kinds] = probs[kinds].sum(1, keepdims=True) * split / split.sum(1, keepdims=True)
         return replace(look, probs=probs.reshape(look.probs.shape))
 
-    def by_icons(self, upright: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def by_icons(self, upright: np.ndarray, probs: np.ndarray,
+                 features: np.ndarray | None = None) -> np.ndarray:
         """Cell probabilities (4, 4, L) of an upright warped city (S, S, 3) weighed with what
         each icon's glyph alone reads: which building (``badges``, the taverns as one; the
-        tile model's chance times the glyph's plus ``config.icon_floor``, for cells at least
+        tile model's chance times the glyph's plus a floor (``_glyph_floor``, given the
+        cells' features (4, 4, D) when they are known), for cells at least
         ``config.icon_min_building`` likely a building), then a tavern's kind (``icons``; the
         product of both chances, for cells at least ``config.icon_min_tavern`` likely a
         tavern). Each keeps the cell's chance of being what it splits.
@@ -1239,10 +1241,24 @@ class PhotoReader:
         README)."""
         cfg = self.config
         corners = geometry.corner_crops(upright, cfg)
-        probs = self._weighed(probs.reshape(SIZE * SIZE, -1), self.badges, corners,
-                              cfg.icon_min_building, cfg.icon_floor)
+        probs = probs.reshape(SIZE * SIZE, -1)
+        probs = self._weighed(probs, self.badges, corners, cfg.icon_min_building,
+                              self._glyph_floor(probs, features))
         probs = self._weighed(probs, self.icons, corners, cfg.icon_min_tavern)
         return probs.reshape(SIZE, SIZE, -1)
+
+    def _glyph_floor(self, probs: np.ndarray, features: np.ndarray | None) -> float:
+        """What a building's glyph chance is raised by before it weighs the tile model's
+        (``by_icons``): ``config.icon_floor``, so that a badge misread alone rules nothing
+        out; once the players have taught their printing, ``AdaptConfig.icon_floor`` in a
+        photo not plainly of the model's own printing (``Adaptation.printings``, from the
+        cells' probs (16, L) and features): a new printing's pictures, which the tile model
+        reads, mislead it (edition I's shops read surely as factories), and the glyph, white
+        on any badge, is the part that stays."""
+        if self.adaptation is None or features is None:
+            return self.config.icon_floor
+        printing = self.adaptation.printings(probs, features.reshape(SIZE * SIZE, -1))
+        return self.adaptation.config.icon_floor if printing[0] >= 0 else self.config.icon_floor
 
     def _weighed(self, probs: np.ndarray, icons: IconReader, corners: np.ndarray,
                  least: float, floor: float = 0.0) -> np.ndarray:
@@ -1264,13 +1280,15 @@ class PhotoReader:
             out[np.ix_(which, at)] = both
         return out
 
-    def _decoded_by_icons(self, upright: np.ndarray, probs: np.ndarray) -> dict:
+    def _decoded_by_icons(self, upright: np.ndarray, probs: np.ndarray,
+                          features: np.ndarray) -> dict:
         """``_decoded`` of cell probabilities (4, 4, L) weighed with the icons of the upright
-        warped city (S, S, 3) (``by_icons``), with the confidence the tile model read them
+        warped city (S, S, 3) (``by_icons``, given the cells' features (4, 4, D) or
+        (16, D)), with the confidence the tile model read them
         with (``Reading.read_confidence``: a colour correction is asked for and judged by it;
         a glyph, white on any badge, reads alike under either colours, and a correction that
         only firms what the icons tell is no better a reading of the city)."""
-        return {**self._decoded(self.by_icons(upright, probs)),
+        return {**self._decoded(self.by_icons(upright, probs, features)),
                 "read_confidence": self._decoded(probs)["confidence"]}
 
     def _kind_doubtful(self, probs: np.ndarray) -> np.ndarray:

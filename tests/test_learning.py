@@ -208,6 +208,37 @@ def test_each_photo_is_matched_to_the_players_printing_or_the_models(reader):
         reader.adaptation = None
 
 
+def test_once_a_printing_is_taught_its_badges_outweigh_a_sure_picture(reader):
+    """Taught one photo of another printing (inks turned 60 degrees), a building that the
+    tile model reads surely as another (0.85, as edition I's shops read as factories) is read
+    as its badge's glyph says in a photo of that printing, and stays the tile model's in a
+    photo of the printing the model was trained on (``AdaptConfig.icon_floor``)."""
+    labels = reader.classifier.labels
+    ours, theirs = turned_inks("easy-02"), photo("easy-02").read_bytes()
+    names = [b for row in truth("easy-02")["grid"] for b in row]
+    try:
+        reader.learn(lessons_of(reader, turned_inks("easy-00"), truth("easy-00")["grid"]))
+        cells = 0
+        for data, glyph_wins in ((ours, True), (theirs, False)):
+            reading = reader.read_photo(data)
+            taken = geometry.warp_city(reading.photo.image,
+                                       reading.corners / reading.photo.scale, reader.config)
+            _, upright, _, features = reader.read_cities_cells([taken], upright=True)[0]
+            for i, name in enumerate(names):
+                if name == "empty" or name in TAVERN_KINDS:
+                    continue
+                other = labels.index("factory" if name == "shop" else "shop")
+                sure = np.full((16, len(labels)), 0.15 / (len(labels) - 1), np.float32)
+                sure[:, other] = 0.85
+                voted = reader.by_icons(upright, sure.reshape(4, 4, -1), features)
+                read = labels[voted.reshape(16, -1)[i].argmax()]
+                assert read == (name if glyph_wins else labels[other]), (glyph_wins, i)
+                cells += 1
+        assert cells >= 10
+    finally:
+        reader.adaptation = None
+
+
 def test_a_cell_more_like_a_built_in_cell_than_like_the_players_is_the_models_to_read():
     """A new printing's tavern can look like the model's own shop (a built-in anchor) more
     than like anything the players taught, while the model reads it surely as a tavern: the

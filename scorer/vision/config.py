@@ -231,6 +231,8 @@ class AdaptConfig:
     look_plain: float = 0.8  # a cell the model reads surely is read so too, in a photo of the
     # players' printing, when its picture is this much like one of their buildings' ...
     look_plain_margin: float = 0.3  # ... and leads the closest of another building by this
+    icon_floor: float = 0.002  # a building's glyph weighs so (VisionConfig.icon_floor) in a
+    # photo not plainly of the model's own printing
 
 
 DEFAULT = VisionConfig()
