@@ -1,5 +1,6 @@
 """The committed models match their metadata, and the classifier reads fixture cells."""
 
+import dataclasses
 import json
 import shutil
 
@@ -111,6 +112,35 @@ def test_a_building_the_tile_model_doubts_is_settled_by_its_icon_a_sure_one_is_n
             assert kept[i].argmax() == other, (case, i)
             cells += 1
     assert cells >= 100
+
+
+def test_the_badges_side_with_the_reading_whose_buildings_they_show():
+    """Of two readings of one city that differ in a building, the badges side with the one
+    their glyphs read (``PhotoReader._badges_side``: it picks between a reading as taken and
+    one through the players' inks); a tavern's kind, or a reading turned another way, is
+    not theirs to judge."""
+    reader = PhotoReader()
+    labels = [b for row in truth("easy-02")["grid"] for b in row]
+    reading = reader.read_photo(photo("easy-02").read_bytes())
+    assert sum(reading.grid, []) == labels
+    judged = 0
+    for i, name in enumerate(labels):
+        if name == "empty":
+            continue
+        grid = [row[:] for row in reading.grid]
+        grid[i // 4][i % 4] = "shop" if name != "shop" else "factory"
+        wrong = dataclasses.replace(reading, grid=grid)
+        assert reader._badges_side(reading, wrong) == -1, i
+        assert reader._badges_side(wrong, reading) == 1, i
+        judged += 1
+    assert judged >= 10
+    kinds = [row[:] for row in reading.grid]
+    at = next(i for i, name in enumerate(labels) if name in TAVERN_KINDS)
+    kinds[at // 4][at % 4] = next(k for k in TAVERN_KINDS if k != labels[at])
+    assert reader._badges_side(reading, dataclasses.replace(reading, grid=kinds)) == 0
+    turned = dataclasses.replace(reading, grid=[list(r) for r in zip(*reading.grid[::-1], strict=True)],
+                                 corners=np.roll(reading.corners, 1, axis=0))
+    assert reader._badges_side(reading, turned) == 0
 
 
 def test_classifier_reads_fixture_cells_from_their_true_corners():
