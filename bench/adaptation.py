@@ -358,7 +358,9 @@ def parse_config(text: str) -> AdaptConfig:
         key, _, value = part.partition("=")
         if key.strip() not in kinds:
             raise SystemExit(f"--try: no AdaptConfig field {key.strip()!r} (fields: {', '.join(kinds)})")
-        changes[key.strip()] = kinds[key.strip()](value)
+        kind = kinds[key.strip()]
+        changes[key.strip()] = value.strip().lower() in ("1", "true", "yes") if kind is bool \
+            else kind(value)
     return replace(ADAPT, **changes)
 
 

@@ -893,6 +893,13 @@ class PhotoReader:
         kept.timing_ms = reading.timing_ms
         return kept
 
+    @property
+    def _badges_pick(self) -> bool:
+        """Whether the badges pick between a reading as taken and one with its colours
+        corrected (``_badges_side``): once the players taught their printing, unless
+        ``AdaptConfig.badges_pick`` says not."""
+        return self.adaptation is not None and bool(self.adaptation.config.badges_pick)
+
     def _badges_side(self, reading: Reading, other: Reading) -> int:
         """Of the cells that two readings of one city, in one place and turned alike (as
         taken, and with its colours corrected), read as different buildings (a tavern's kind
@@ -994,7 +1001,7 @@ class PhotoReader:
                 probs[sure] = raw[sure]
             corrected = replace(corrected, **self._decoded_by_icons(
                 corrected.warped, probs.reshape(SIZE, SIZE, -1), features))
-        badges = self._badges_side(reading, corrected) if self.adaptation is not None else 0
+        badges = self._badges_side(reading, corrected) if self._badges_pick else 0
         if badges < 0 or (badges == 0 and not clearly_surer(corrected)):
             return reading
         corrected.photo, corrected.cells = taken, as_taken.cells
@@ -1096,7 +1103,8 @@ class PhotoReader:
             best = self._nudged_look(through.photo.image, best)  # surest, a fraction of a cell
         as_taken = self.reading_of(look, seen)
         kept = self._surer_corrected(as_taken, self.reading_of(best, through.photo), photo)
-        if _doubtfully_overturned(as_taken, kept) and self._badges_side(as_taken, kept) <= 0:
+        if _doubtfully_overturned(as_taken, kept) and not (
+                self._badges_pick and self._badges_side(as_taken, kept) > 0):
             kept = as_taken
         kept.timing_ms = {"decode": photo.decode_ms, "detect": first.ms,
                           "classify": (time.perf_counter() - t0) * 1000}

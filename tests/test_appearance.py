@@ -15,7 +15,7 @@ from scorer.city import TAVERN_KINDS
 from scorer.reading import PhotoReader
 from scorer.vision import appearance, geometry
 from scorer.vision.adaptation import CELL_DTYPE
-from scorer.vision.config import ADAPT
+from scorer.vision.config import ADAPT, DEFAULT
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,9 @@ def test_the_vote_is_as_clear_as_the_pictures():
     assert plain.tolist() == [True, False, False, True]  # (alike 1, ahead by 1: plainly)
 
 
+PICTURES_ALONE = dataclasses.replace(ADAPT, icon_floor=DEFAULT.icon_floor, badges_pick=False)
+
+
 def _lessons(reader, data: bytes, grid, pictures: bool) -> list[tuple[bytes, str, bool]]:
     """Every cell of a photo labelled by the players (the misread ones corrected), with or
     without the cells' looks (as stored before the pictures were learned)."""
@@ -74,15 +77,16 @@ def test_a_printings_pictures_teach_the_buildings_its_colours_hide(reader):
     """Taught one city of another printing (easy-00), the reader reads a second city of it
     (easy-02) with less than half the cells wrong it has without the cells' looks (as cells
     were stored before), several of its shops read as offices there; and none wrong that was
-    right without them. The printing's inks are left out: learned from that city, they now
-    read easy-02 exactly on their own (see tests/test_inks.py), and what is tested here is
-    what the pictures alone teach."""
+    right without them. The printing's inks and the badges' say are left out: learned from
+    that city, the inks now read easy-02 exactly on their own (see tests/test_inks.py), and
+    so do the badges (``AdaptConfig.icon_floor``, ``badges_pick``: see test_learning.py);
+    what is tested here is what the pictures alone teach."""
     right = truth("easy-02")["grid"]
     try:
         wrong = {}
         for pictures in (False, True):
             reader.learn(_lessons(reader, other_printing("easy-00"), truth("easy-00")["grid"],
-                                  pictures))
+                                  pictures), config=PICTURES_ALONE)
             assert (reader.adaptation.looks is not None) is pictures
             reader.adaptation = dataclasses.replace(reader.adaptation, inks=None)
             read = reader.read_photo(other_printing("easy-02")).grid

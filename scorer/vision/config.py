@@ -233,6 +233,8 @@ class AdaptConfig:
     look_plain_margin: float = 0.3  # ... and leads the closest of another building by this
     icon_floor: float = 0.002  # a building's glyph weighs so (VisionConfig.icon_floor) in a
     # photo not plainly of the model's own printing
+    badges_pick: bool = True  # of a reading as taken and one with its colours corrected, the
+    # one the badges side with is kept (PhotoReader._badges_side)
 
 
 DEFAULT = VisionConfig()
