@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .city import BUILDINGS, SIZE, TAVERN_KINDS, City
+from .city import BUILDINGS, SIZE, TAVERN_KINDS, City, building_type
 from .errors import GridNotFound, ImageError, TableError
 from .photo import DecodeBudget, Photo, open_photo
 from .vision import appearance, geometry, inks, lattice, light, search
@@ -914,18 +914,17 @@ class PhotoReader:
             return 0  # (another place, or turned another way: cell by cell, other tiles)
         names = list(zip(*(sum(r.grid, []) for r in (reading, other)), strict=True))
         badged = set(self.badges.labels)  # (an empty cell has no badge)
-        differ = np.flatnonzero([_building(a) != _building(b) and {a, b} <= badged
+        differ = np.flatnonzero([building_type(a) != building_type(b) and {a, b} <= badged
                                  for a, b in names])
         if not len(differ):
             return 0
         glyphs = self.badges.predict(geometry.corner_crops(reading.warped, self.config,
                                                            only=differ))
+        types = np.array([building_type(label) for label in self.badges.labels])
         side = 0
         for glyph, (a, b) in zip(glyphs, [names[i] for i in differ], strict=True):
-            chance = {name: float(glyph[[i for i, label in enumerate(self.badges.labels)
-                                         if _building(label) == _building(name)]].sum())
-                      for name in (a, b)}
-            side += int(np.sign(chance[b] - chance[a]))
+            side += int(np.sign(glyph[types == building_type(b)].sum()
+                                - glyph[types == building_type(a)].sum()))
         return side
 
     def _corrected_where_it_lies(self, reading: Reading, correction: light.Correction,
@@ -1489,11 +1488,6 @@ def _framings(config: VisionConfig) -> tuple[tuple[np.ndarray, ...], int]:
 def _cell(corners: np.ndarray) -> float:
     """A cell's mean side (pixels) of a city with these corners (4, 2)."""
     return float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean() / SIZE)
-
-
-def _building(name: str) -> str:
-    """A cell's building, the four kinds of tavern as one."""
-    return "tavern" if name in TAVERN_KINDS else name
 
 
 def _doubtfully_overturned(reading: Reading, other: Reading) -> bool:
