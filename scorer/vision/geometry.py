@@ -131,42 +131,59 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: 
     corners, target : (4, 2) float32, (x, y).  A large photo is first cut to the region and
     shrunk by area averaging, so the warp never skips pixels (no aliasing at 12 MP).
     """
-    corners = np.asarray(corners, np.float32)
+    return warp_quads(image, [(corners, target)], size)[0]
+
+
+def warp_quads(image: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]],
+               size: int) -> list[np.ndarray]:
+    """``warp_quad`` of each (corners, target) pair, (4, 2) each, the photo cut and shrunk
+    once for all: views of one city a little shifted, scaled or turned, where shrinking a
+    large photo's region took most of each warp's time (9 ms of 10 for a city of 900 px)."""
+    pairs = [(np.asarray(c, np.float32), np.asarray(t, np.float32)) for c, t in pairs]
+    scale = max(_shrink_scale(corners, target) for corners, target in pairs)
+    if scale < 0.75:
+        image, pairs = _cut_and_shrunk(image, pairs, size, scale)
+    return [cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners, target), (size, size),
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            for corners, target in pairs]
+
+
+def _shrink_scale(corners: np.ndarray, target: np.ndarray) -> float:
+    """How much a warp of ``corners`` onto ``target`` shrinks the photo, with room to spare
+    (1.5 times the target's longest side over the quad's): below 0.75 the photo is shrunk
+    first."""
     edge = max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))
     target_edge = max(np.linalg.norm(target - np.roll(target, 1, axis=0), axis=1))
-    scale = 1.5 * target_edge / max(edge, 1.0)
-    if scale < 0.75:
-        image, corners = _cut_and_shrunk(image, corners, target, size, scale)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), np.asarray(target, np.float32))
-    return cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return 1.5 * target_edge / max(edge, 1.0)
 
 
-def _cut_and_shrunk(image: np.ndarray, corners: np.ndarray, target: np.ndarray, size: int,
-                    scale: float) -> tuple[np.ndarray, np.ndarray]:
-    """The part of the image a warp of ``corners`` (4, 2) onto ``target`` shows, shrunk by
-    ``scale`` (< 1), and the corners in it; the image as it is when that part lies wholly
-    off it (the warp then shows its edge pixels, repeated)."""
+def _cut_and_shrunk(image: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]], size: int,
+                    scale: float) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """The part of the image that warps of (corners, target) pairs show, shrunk by ``scale``
+    (< 1), and the pairs with their corners in it; the image as it is when that part lies
+    wholly off it (the warp then shows its edge pixels, repeated)."""
     h, w = image.shape[:2]
-    grow = (corners.max(0) - corners.min(0)) * 0.35 + 4
-    lo, hi = corners.min(0) - grow, corners.max(0) + grow
-    seen = _seen_box(corners, target, size)  # a view reaching further than that margin
-    if seen is not None:
-        lo, hi = np.minimum(lo, seen[0]), np.maximum(hi, seen[1])
+    points = np.concatenate([corners for corners, _ in pairs])
+    grow = (points.max(0) - points.min(0)) * 0.35 + 4
+    lo, hi = points.min(0) - grow, points.max(0) + grow
+    for corners, target in pairs:
+        seen = _seen_box(corners, target, size)  # a view reaching further than that margin
+        if seen is not None:
+            lo, hi = np.minimum(lo, seen[0]), np.maximum(hi, seen[1])
     x0, y0 = np.maximum(lo, 0).astype(int)
     x1, y1 = np.minimum(hi, (w, h)).astype(int)
     if x1 <= x0 or y1 <= y0:
-        return image, corners
+        return image, pairs
     step = max(1, min(int(1 / scale), x1 - x0, y1 - y0))
     image = shrink(image[y0:y1, x0:x1], step)  # a fast integer step first
-    corners = (corners - (x0, y0) + 0.5) / step - 0.5
+    ratio = np.float32([1 / step, 1 / step])
     rest = scale * step
     if rest < 0.75:  # then area averaging on what is left, now small
         dims = (max(1, round(image.shape[1] * rest)), max(1, round(image.shape[0] * rest)))
-        ratio = (dims[0] / image.shape[1], dims[1] / image.shape[0])
+        ratio = ratio * (dims[0] / image.shape[1], dims[1] / image.shape[0])
         image = cv2.resize(image, dims, interpolation=cv2.INTER_AREA)
-        corners = (corners + 0.5) * ratio - 0.5
-    return image, corners
+    return image, [(np.float32((corners - (x0, y0) + 0.5) * ratio - 0.5), target)
+                   for corners, target in pairs]
 
 
 def _seen_box(corners: np.ndarray, target: np.ndarray, size: int) -> np.ndarray | None:
@@ -216,6 +233,15 @@ def warp_city(image: np.ndarray, corners: np.ndarray, config: VisionConfig = DEF
     """
     side, pad = warp_size(config)
     return warp_quad(image, corners, square(pad, SIZE * config.cell_px), side)
+
+
+def warp_cities(image: np.ndarray, quads: list[np.ndarray],
+                config: VisionConfig = DEFAULT) -> list[np.ndarray]:
+    """``warp_city`` of several outlines (4, 2) of one city, a little shifted, scaled or
+    turned: the photo cut and shrunk once for all (``warp_quads``)."""
+    side, pad = warp_size(config)
+    target = square(pad, SIZE * config.cell_px)
+    return warp_quads(image, [(quad, target) for quad in quads], side)
 
 
 def cell_box(warped_side: int, row: int, col: int, lo: float, hi: float,
