@@ -130,3 +130,20 @@ def test_the_corners_where_fitted_sides_meet_are_np_cross():
         meet = geometry._meet(first, second)
         assert meet.dtype == np.cross(first, second).dtype
         assert np.array_equal(meet, np.cross(first, second))
+
+
+def test_views_of_one_city_warped_together_are_those_warped_alone():
+    """``warp_cities`` cuts and shrinks a large photo once for several outlines of one city
+    (a doubtful cell looked at again a little shifted and scaled): each view must show what
+    ``warp_city`` of that outline alone shows, give or take the shrink's rounding."""
+    yy, xx = np.mgrid[0:1200, 0:1600].astype(np.float32)
+    image = np.dstack([127 + 120 * np.sin(xx / 23), 127 + 120 * np.cos(yy / 31),
+                       (xx + yy) / 2800 * 255]).astype(np.uint8)
+    city = np.float32([[420, 180], [1330, 260], [1250, 1120], [350, 1040]])  # shrunk to warp
+    centre = city.mean(0)
+    quads = [city + shift for shift in ((0, 0), (18, -18), (-18, 18))]
+    quads += [(city - centre) * scale + centre for scale in (0.95, 1.05)]
+    together = geometry.warp_cities(image, quads, DEFAULT)
+    for quad, view in zip(quads, together, strict=True):
+        alone = geometry.warp_city(image, quad, DEFAULT)
+        assert np.abs(view.astype(int) - alone.astype(int)).mean() < 1.0
