@@ -1108,7 +1108,7 @@ class PhotoReader:
         if best.not_tiles:
             return None
         as_taken = self.reading_of(look, seen, steady=False)
-        kept = self._surer_corrected(as_taken, self.reading_of(best, through), photo)
+        kept = self._surer_corrected(as_taken, self.reading_of(best, through), seen)
         if _doubtfully_overturned(as_taken, kept) and not (
                 self._badges_pick and self._badges_side(as_taken, kept) > 0):
             kept = as_taken
