@@ -7,8 +7,10 @@ uses the app as anyone would, on a fresh data folder (a real SQLite file, the re
 through Flask's test client): they photograph a city (POST .../photo), tap its corners where
 the reader found it elsewhere or turned (POST .../corners), correct every misread cell (PUT
 .../cells/R/C: the reader learns in that request) and confirm the city (POST .../accept).
-After --teach such photos they photograph --test-photos other cities of their copy, seven to
-a table. The same test photos are first read on another fresh folder (nothing learned).
+After --teach such photos they photograph --test-photos other cities of their copy, each on a
+table of its own (with --as-played, seven to a table: a table whose seven cities are known
+teaches its cells read surely too, as in play). The same test photos are first read on
+another fresh folder (nothing learned, but from complete tables with --as-played).
 
 Photos: the independent renderer (bench/independent_photos.py), easy and medium tiers on
 light wood, dark wood and linen, 1600x1200 JPEG (every third upright), as bench/adaptation.py
@@ -92,13 +94,15 @@ class Player:
         self.client.post(f"/api/tables/{table}/cities/{seat}/accept")
         return len(wrong)
 
-    def exact(self, shots: list[tuple[bytes, dict]]) -> int:
-        """How many of the photos' cities read exactly, seven to a table."""
+    def exact(self, shots: list[tuple[bytes, dict]], seats: int = 1) -> int:
+        """How many of the photos' cities read exactly, ``seats`` to a table of seven: a
+        table whose seven cities are known teaches its cells read surely (its scoreboard was
+        seen), so one city a table reads them all with what was taught alone."""
         exact, table = 0, None
         for i, (data, truth) in enumerate(shots):
-            if i % len(PLAYERS) == 0:
+            if i % seats == 0:
                 table = self.new_table()
-            city = self.photograph(table, i % len(PLAYERS) + 1, data)
+            city = self.photograph(table, i % seats + 1, data)
             exact += city is not None and city["grid"] == truth["grid"]
         return exact
 
@@ -120,6 +124,8 @@ def main(argv=None) -> None:
     parser.add_argument("--test-photos", type=int, default=40)
     parser.add_argument("--seed", type=int, default=4343)
     parser.add_argument("--workers", type=int, default=2, help="processes rendering the photos")
+    parser.add_argument("--as-played", action="store_true",
+                        help="seven test photos to a table: complete tables teach too")
     args = parser.parse_args(argv)
     jobs = adaptation.jobs(args.seed, args.teach, args.test_photos, 0, args.edition)
     teaching = [(jpeg(image), truth)
@@ -127,18 +133,20 @@ def main(argv=None) -> None:
     tests = [(jpeg(image), truth)
              for image, truth in adaptation.render_all(jobs["test"], args.workers)]
     with tempfile.TemporaryDirectory() as fresh, tempfile.TemporaryDirectory() as taught:
-        before = Player(fresh).exact(tests)
+        seats = len(PLAYERS) if args.as_played else 1
+        before = Player(fresh).exact(tests, seats)
         player = Player(taught)
         table = player.new_table()
         corrected = [player.teach(table, seat, data, truth)
                      for seat, (data, truth) in enumerate(teaching, start=1)]
         player.upload_ms.clear()
-        after = player.exact(tests)
+        after = player.exact(tests, seats)
         learning = player.client.get("/api/learning").json
     n = len(tests)
     decode = decode_ms(tests)
     upload = statistics.median(player.upload_ms)
-    print(f"edition {args.edition} through the web API (seed {args.seed}), {n} test photos")
+    print(f"edition {args.edition} through the web API (seed {args.seed}), {n} test photos, "
+          + ("seven to a table" if args.as_played else "each on a table of its own"))
     print(f"  exact before teaching: {before}/{n} ({100 * before / n:.1f} %)")
     print(f"  taught {args.teach} photos, cells corrected {corrected}, "
           f"learned from {learning.get('cells')} cells")

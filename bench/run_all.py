@@ -6,7 +6,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 for script, extra in (("speed.py", []), ("accuracy.py", []), ("independent.py", []),
-                      ("art_transfer.py", []), ("adaptation.py", []), ("web_load.py", []),
+                      ("art_transfer.py", []), ("adaptation.py", []), ("adaptation_web.py", []),
+                      ("web_load.py", []),
                       ("page_weight.py", []), ("seating.py", []),
                       ("fuzz.py", []), ("robustness.py", [])):
     print(f"\n== {script} {' '.join(extra)}", flush=True)
